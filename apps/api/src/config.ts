@@ -1,0 +1,115 @@
+import { randomBytes } from 'node:crypto'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { resolveDatabasePath } from '@tempbox/db'
+
+export interface Config {
+  host: string
+  port: number
+  databasePath: string
+  /** Folder beside the database where generated local secrets are kept. */
+  dataDir: string
+  /** Domains we accept mail for, lower-cased; the first is the default for new addresses. */
+  mailDomains: readonly string[]
+  /** Built web app to serve, or null to serve the API alone. */
+  webDistDir: string | null
+  addressTtlMs: number
+  sweepIntervalMs: number
+  maxActiveAddressesPerIp: number
+  maxGeneratedPerHourPerIp: number
+  /** Trusted proxy setting handed to Fastify's `trustProxy` (false, true, a hop count or a list of addresses/CIDRs). */
+  trustProxy: boolean | number | string
+  jwtSecret: string
+  jwtExpiresIn: string
+  adminSetupKey: string
+  isProduction: boolean
+  logLevel: string
+}
+
+/** Addresses live 24 hours (spec §9). */
+const DEFAULT_ADDRESS_TTL_HOURS = 24
+
+type Env = Record<string, string | undefined>
+
+/** Reads and validates the environment once; reports every problem at the same time. */
+export function loadConfig(env: Env = process.env): Config {
+  const problems: string[] = []
+  const int = (name: string, fallback: number, min = 0): number => {
+    const raw = env[name]
+    if (raw === undefined || raw === '') return fallback
+    const value = Number(raw)
+    if (!Number.isInteger(value) || value < min) {
+      problems.push(`${name} must be an integer ≥ ${min} (got "${raw}")`)
+      return fallback
+    }
+    return value
+  }
+
+  const databasePath = resolveDatabasePath(env.DATABASE_PATH)
+  const dataDir = env.DATA_DIR ? env.DATA_DIR : databasePath === ':memory:' ? '' : dirname(databasePath)
+  const isProduction = env.APP_ENV === 'production'
+  const mailDomains = parseDomains(env.MAIL_DOMAINS, problems)
+
+  const jwtSecret = env.JWT_SECRET || (isProduction ? '' : readOrCreateSecret(dataDir, 'jwt-secret'))
+  if (!jwtSecret) problems.push('JWT_SECRET must be set when APP_ENV=production')
+  else if (jwtSecret.length < 32) problems.push('JWT_SECRET must be at least 32 characters')
+  const adminSetupKey = env.ADMIN_SETUP_KEY || readOrCreateSecret(dataDir, 'admin-setup-key')
+
+  const config: Config = {
+    host: env.HOST || '127.0.0.1',
+    port: int('PORT', 3000),
+    databasePath,
+    dataDir,
+    mailDomains,
+    webDistDir: env.WEB_DIST_DIR === '' ? null : (env.WEB_DIST_DIR ?? defaultWebDist()),
+    addressTtlMs: int('ADDRESS_TTL_HOURS', DEFAULT_ADDRESS_TTL_HOURS, 1) * 3_600_000,
+    sweepIntervalMs: int('SWEEP_INTERVAL_SECONDS', 60, 1) * 1000,
+    maxActiveAddressesPerIp: int('MAX_ACTIVE_ADDRESSES_PER_IP', 5, 1),
+    maxGeneratedPerHourPerIp: int('MAX_GENERATED_PER_HOUR_PER_IP', 100, 1),
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
+    jwtSecret,
+    jwtExpiresIn: env.JWT_EXPIRES_IN || '7d',
+    adminSetupKey,
+    isProduction,
+    logLevel: env.LOG_LEVEL || 'info',
+  }
+  if (problems.length > 0) throw new Error(`[config] invalid environment:\n  - ${problems.join('\n  - ')}`)
+  return Object.freeze(config)
+}
+
+/** Default domain works locally: any SMTP client can address it directly at our server. */
+export const DEFAULT_MAIL_DOMAINS = ['tempbox.local']
+
+function parseDomains(raw: string | undefined, problems: string[]): string[] {
+  if (!raw || raw.trim() === '') return DEFAULT_MAIL_DOMAINS
+  const domains = raw.split(',').map((d) => d.trim().toLowerCase()).filter(Boolean)
+  for (const d of domains) {
+    if (!/^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/.test(d)) {
+      problems.push(`MAIL_DOMAINS has an invalid domain "${d}"`)
+    }
+  }
+  return domains
+}
+
+function parseTrustProxy(raw: string | undefined): boolean | number | string {
+  if (!raw || raw === 'false') return false
+  if (raw === 'true') return true
+  if (/^\d+$/.test(raw)) return Number(raw)
+  return raw
+}
+
+function defaultWebDist(): string | null {
+  const dir = new URL('../../web/dist', import.meta.url).pathname
+  return existsSync(dir) ? dir : null
+}
+
+/** Local runs keep a generated secret in the data folder so restarts keep tokens and the setup key valid. */
+function readOrCreateSecret(dataDir: string, name: string): string {
+  if (!dataDir) return randomBytes(32).toString('hex')
+  const file = join(dataDir, name)
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim()
+  mkdirSync(dataDir, { recursive: true })
+  const secret = randomBytes(32).toString('hex')
+  writeFileSync(file, secret + '\n', { mode: 0o600 })
+  return secret
+}

@@ -1,0 +1,45 @@
+import fp from 'fastify-plugin'
+import type { FastifyError } from 'fastify'
+import { AppError } from '../errors.js'
+
+/** One error shape for every failure: `{error, code}` (+ `fields` for validation). 5xx never leak their message. */
+export default fp(
+  async (app) => {
+    app.setErrorHandler((err: FastifyError | AppError, request, reply) => {
+      if (err instanceof AppError) {
+        return reply.status(err.statusCode).send({ error: err.message, code: err.code, ...(err.fields ? { fields: err.fields } : {}) })
+      }
+      if (err.validation) {
+        const fields: Record<string, string> = {}
+        for (const v of err.validation) {
+          const path = (v.instancePath || '').replace(/^\//, '').replace(/\//g, '.')
+          const missing = (v.params as { missingProperty?: string } | undefined)?.missingProperty
+          const field = missing ?? (path || err.validationContext || 'request')
+          fields[field] ??= describeValidation(field, v.message ?? 'is invalid')
+        }
+        const first = Object.values(fields)[0] ?? 'The request is invalid.'
+        return reply.status(400).send({ error: first, code: 'validation_failed', fields })
+      }
+      const status = err.statusCode ?? 500
+      if (status === 429) {
+        return reply.status(429).send({ error: 'Too many requests. Please wait a moment and try again.', code: 'rate_limited' })
+      }
+      if (status >= 500) {
+        request.log.error({ err }, '[http] unhandled error')
+        return reply.status(status).send({ error: 'Something went wrong on our side. Please try again.', code: 'internal' })
+      }
+      return reply.status(status).send({ error: err.message, code: err.code ? String(err.code).toLowerCase() : 'bad_request' })
+    })
+
+    app.setNotFoundHandler((request, reply) => {
+      reply.status(404).send({ error: `No route for ${request.method} ${request.url.split('?')[0]}.`, code: 'not_found' })
+    })
+  },
+  { name: 'error-handler' },
+)
+
+function describeValidation(field: string, message: string): string {
+  const label = field.charAt(0).toUpperCase() + field.slice(1)
+  if (message.startsWith('must have required property')) return `${label} is required.`
+  return `${label} ${message.replace(/^must /, 'must ')}.`
+}

@@ -1,0 +1,45 @@
+import { mkdirSync } from 'node:fs'
+import { dirname } from 'node:path'
+import SQLite from 'better-sqlite3'
+import { Kysely, Migrator, SqliteDialect } from 'kysely'
+import { migrationProvider } from './migrations/index.js'
+import type { Database } from './schema.js'
+
+export type Db = Kysely<Database>
+
+export interface DbConfig {
+  /** Path of the SQLite file, or ':memory:'. */
+  path: string
+  /** How long a writer waits for another process's lock before failing (ms). */
+  busyTimeoutMs?: number
+}
+
+/** Default wait for the other process's write lock: ingest and API share one file. */
+const DEFAULT_BUSY_TIMEOUT_MS = 5000
+
+/**
+ * Opens the one SQLite file both servers share.
+ * WAL lets the API read while mail-ingest writes; synchronous=FULL makes every committed
+ * transaction durable across power loss before we answer SMTP 250.
+ */
+export function createDb(config: DbConfig): { db: Db; sqlite: SQLite.Database } {
+  if (config.path !== ':memory:') mkdirSync(dirname(config.path), { recursive: true })
+  const sqlite = new SQLite(config.path)
+  sqlite.pragma('journal_mode = WAL')
+  sqlite.pragma('synchronous = FULL')
+  sqlite.pragma('foreign_keys = ON')
+  sqlite.pragma(`busy_timeout = ${config.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS}`)
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) })
+  return { db, sqlite }
+}
+
+/** Runs every pending migration; throws with the failing migration's error. */
+export async function migrateToLatest(db: Db): Promise<void> {
+  const migrator = new Migrator({ db, provider: migrationProvider })
+  const { error, results } = await migrator.migrateToLatest()
+  const failed = results?.find((r) => r.status === 'Error')
+  if (error || failed) {
+    const reason = error instanceof Error ? error.message : String(error ?? '')
+    throw new Error(`[db] migration ${failed?.migrationName ?? ''} failed: ${reason}`)
+  }
+}

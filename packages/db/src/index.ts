@@ -1,0 +1,3 @@
+export { createDb, migrateToLatest, type Db, type DbConfig } from './create-db.js'
+export { resolveDatabasePath, DEFAULT_DATABASE_PATH } from './database-path.js'
+export type * from './schema.js'

@@ -1,0 +1,16 @@
+import type { Migration, MigrationProvider } from 'kysely'
+import * as m0001 from './2026_11_22_000001_create_inbox_and_message.js'
+import * as m0002 from './2026_11_22_000002_create_contact_analytics_links.js'
+
+/**
+ * Migrations are listed statically (not read from disk) so they survive bundling into each app.
+ * Add new ones at the end; never edit or reorder a shipped one.
+ */
+const MIGRATIONS: Record<string, Migration> = {
+  '2026_11_22_000001_create_inbox_and_message': m0001,
+  '2026_11_22_000002_create_contact_analytics_links': m0002,
+}
+
+export const migrationProvider: MigrationProvider = {
+  getMigrations: async () => MIGRATIONS,
+}

@@ -1,0 +1,118 @@
+import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely'
+
+/** Epoch milliseconds: every timestamp column is an integer so comparisons stay cheap and timezone-free. */
+type Millis = number
+
+export interface InboxTable {
+  id: Generated<number>
+  /** Full lower-cased address, `local@domain`. */
+  address: string
+  local_part: string
+  domain: string
+  /** Owner account when the address was generated while signed in. */
+  user_id: number | null
+  created_at: Millis
+  expires_at: Millis
+}
+
+export interface MessageTable {
+  id: Generated<number>
+  inbox_id: number
+  from_name: string
+  from_address: string
+  /** JSON array of `{name, address}` as written in the To/Cc headers. */
+  recipients: string
+  subject: string
+  text: string | null
+  html: string | null
+  /** Date header (epoch ms) when present and valid. */
+  sent_at: Millis | null
+  received_at: Millis
+  size: number
+  /** JSON array of `[name, value]` header lines, in order. */
+  headers: string
+  /** The message exactly as received over SMTP. */
+  raw: Buffer
+  attachment_count: Generated<number>
+}
+
+export interface AttachmentTable {
+  id: Generated<number>
+  message_id: number
+  /** 0-based position within the message, used in download URLs. */
+  position: number
+  filename: string
+  content_type: string
+  size: number
+  content_id: string | null
+  is_inline: number
+  content: Buffer
+}
+
+export interface UserTable {
+  id: Generated<number>
+  email: string
+  username: string | null
+  password_hash: string
+  role: ColumnType<string, string | undefined, string>
+  created_at: Millis
+}
+
+export interface ContactMessageTable {
+  id: Generated<number>
+  name: string
+  email: string
+  subject: string
+  message: string
+  status: ColumnType<string, string | undefined, string>
+  submitted_at: Millis
+}
+
+/** Aggregate page views: one row per day, path and country; no per-visit rows. */
+export interface PageViewDailyTable {
+  day: string
+  path: string
+  country: string
+  views: number
+}
+
+/** Unique visitors per day. `visitor_hash` is HMAC(daily salt, ip + user agent); the salt lives only in memory. */
+export interface VisitorDailyTable {
+  day: string
+  visitor_hash: string
+  country: string
+  last_seen_at: Millis
+}
+
+export interface ShortLinkTable {
+  id: Generated<number>
+  code: string
+  target_url: string
+  clicks: Generated<number>
+  created_at: Millis
+}
+
+export interface Database {
+  inbox: InboxTable
+  message: MessageTable
+  attachment: AttachmentTable
+  user: UserTable
+  contact_message: ContactMessageTable
+  page_view_daily: PageViewDailyTable
+  visitor_daily: VisitorDailyTable
+  short_link: ShortLinkTable
+}
+
+export type InboxRow = Selectable<InboxTable>
+export type NewInbox = Insertable<InboxTable>
+export type MessageRow = Selectable<MessageTable>
+export type NewMessage = Insertable<MessageTable>
+export type AttachmentRow = Selectable<AttachmentTable>
+export type NewAttachment = Insertable<AttachmentTable>
+export type UserRow = Selectable<UserTable>
+export type NewUser = Insertable<UserTable>
+export type UserUpdate = Updateable<UserTable>
+export type ContactMessageRow = Selectable<ContactMessageTable>
+export type NewContactMessage = Insertable<ContactMessageTable>
+export type ShortLinkRow = Selectable<ShortLinkTable>
+export type NewShortLink = Insertable<ShortLinkTable>
