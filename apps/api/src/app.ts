@@ -1,9 +1,10 @@
-import Fastify, { type FastifyInstance } from 'fastify'
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions, type RawReplyDefaultExpression, type RawRequestDefaultExpression, type RawServerDefault } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { Config } from './config.js'
 import dbPlugin from './plugins/db.js'
 import errorHandler from './plugins/error-handler.js'
 import healthRoutes from './routes/health.js'
+import webStatic from './plugins/web-static.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -12,16 +13,21 @@ declare module 'fastify' {
 }
 
 /** Builds the HTTP app (plugins, then routes); never listens, so tests inject requests directly. */
-export async function buildApp(config: Config): Promise<FastifyInstance> {
-  const app = Fastify({
+/** The app type every route plugin sees: default HTTP server, TypeBox schemas. */
+export type App = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, TypeBoxTypeProvider>
+
+export async function buildApp(config: Config): Promise<App> {
+  const options: FastifyServerOptions = {
     logger: config.logLevel === 'silent' ? false : {
       level: config.logLevel,
       // No raw IP in production logs (privacy promise): only method and URL are logged.
       serializers: config.isProduction ? { req: (req) => ({ method: req.method, url: req.url }) } : undefined,
     },
-    trustProxy: config.trustProxy,
+    // Fastify accepts a hop count at runtime though its types omit it.
+    trustProxy: config.trustProxy as FastifyServerOptions['trustProxy'],
     bodyLimit: 64 * 1024,
-  }).withTypeProvider<TypeBoxTypeProvider>()
+  }
+  const app = Fastify(options).withTypeProvider<TypeBoxTypeProvider>()
 
   app.decorate('config', config)
   await app.register(errorHandler)
@@ -33,5 +39,6 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     },
     { prefix: '/api' },
   )
+  if (config.webDistDir) await app.register(webStatic, { root: config.webDistDir })
   return app
 }

@@ -1,0 +1,55 @@
+/** localStorage key of the session token (spec §7). */
+export const AUTH_TOKEN_KEY = 'auth_token'
+
+/** An API failure; `message` is what the user reads. */
+export class ApiError extends Error {
+  readonly status: number
+  readonly code: string | undefined
+  constructor(message: string, status: number, code?: string) {
+    super(message)
+    this.name = 'ApiError'
+    this.status = status
+    this.code = code
+  }
+}
+
+function authHeaders(): Record<string, string> {
+  const token = typeof localStorage === 'undefined' ? null : localStorage.getItem(AUTH_TOKEN_KEY)
+  return token ? { Authorization: `Bearer ${token}` } : {}
+}
+
+/**
+ * The shared request helper of spec §7: Bearer token when stored, JSON content type only with a body,
+ * credentials always; a non-OK answer throws with body.error, else body.message, else "status statusText".
+ */
+export async function apiRequest(method: string, url: string, body?: unknown, init: RequestInit = {}): Promise<Response> {
+  const headers: Record<string, string> = { ...authHeaders(), ...(init.headers as Record<string, string> | undefined) }
+  if (body !== undefined) headers['Content-Type'] = 'application/json'
+  const res = await fetch(url, {
+    ...init,
+    method,
+    headers,
+    body: body !== undefined ? JSON.stringify(body) : undefined,
+    credentials: 'include',
+  })
+  if (!res.ok) {
+    let message = `${res.status} ${res.statusText}`
+    let code: string | undefined
+    try {
+      const data = (await res.json()) as { error?: unknown; message?: unknown; code?: unknown }
+      if (typeof data.error === 'string' && data.error) message = data.error
+      else if (typeof data.message === 'string' && data.message) message = data.message
+      if (typeof data.code === 'string') code = data.code
+    } catch {
+      // Body was not JSON: keep "status statusText".
+    }
+    throw new ApiError(message, res.status, code)
+  }
+  return res
+}
+
+/** apiRequest + JSON decode. */
+export async function apiJson<T>(method: string, url: string, body?: unknown, init?: RequestInit): Promise<T> {
+  const res = await apiRequest(method, url, body, init)
+  return (await res.json()) as T
+}

@@ -1,0 +1,2 @@
+export * from './languages.js'
+export { englishResources, initialResources, loadLanguage, NAMESPACES } from './resources.js'

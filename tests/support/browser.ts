@@ -1,0 +1,13 @@
+import { chromium, type Browser } from 'playwright-core'
+
+/** Debian's Chromium; override with CHROMIUM_PATH where it lives elsewhere. */
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium'
+
+/** Launches headless Chromium with the flags this closed network needs. */
+export async function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync', '--disable-quic'],
+  })
+}

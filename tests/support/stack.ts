@@ -1,0 +1,137 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { createConnection, createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+export const REPO_ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..')
+const TSX = join(REPO_ROOT, 'node_modules/.bin/tsx')
+
+/** Asks the OS for a free port on loopback. */
+export async function freePort(): Promise<number> {
+  return new Promise((ok, fail) => {
+    const srv = createServer()
+    srv.once('error', fail)
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number }
+      srv.close(() => ok(port))
+    })
+  })
+}
+
+/** Polls `check` until it resolves true or the deadline passes. */
+export async function waitFor(check: () => Promise<boolean> | boolean, timeoutMs = 20_000, what = 'condition'): Promise<void> {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    try {
+      if (await check()) return
+    } catch {
+      // not ready yet
+    }
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
+    await new Promise((r) => setTimeout(r, 50))
+  }
+}
+
+function portAccepts(port: number): Promise<boolean> {
+  return new Promise((ok) => {
+    const sock = createConnection({ host: '127.0.0.1', port })
+    sock.once('connect', () => { sock.destroy(); ok(true) })
+    sock.once('error', () => ok(false))
+  })
+}
+
+export interface RunningProcess {
+  child: ChildProcess
+  output: () => string
+  stop: (signal?: NodeJS.Signals) => Promise<void>
+}
+
+/** Starts one of our apps with tsx; output is kept for failure messages. */
+export function startProcess(entry: string, env: Record<string, string>): RunningProcess {
+  const child = spawn(TSX, [join(REPO_ROOT, entry)], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let out = ''
+  child.stdout?.on('data', (d: Buffer) => { out += d.toString() })
+  child.stderr?.on('data', (d: Buffer) => { out += d.toString() })
+  const exited = new Promise<void>((r) => child.once('exit', () => r()))
+  return {
+    child,
+    output: () => out,
+    stop: async (signal = 'SIGTERM') => {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal)
+      await exited
+    },
+  }
+}
+
+export interface StackOptions {
+  env?: Record<string, string>
+  /** Serve the built web app (needs `apps/web/dist`). */
+  withWeb?: boolean
+  mailDomains?: string
+}
+
+export interface Stack {
+  apiUrl: string
+  httpPort: number
+  smtpPort: number
+  dbPath: string
+  dataDir: string
+  mailDomain: string
+  api: RunningProcess
+  ingest: RunningProcess
+  /** Starts mail-ingest again after it was stopped (same port, same file). */
+  restartIngest: () => Promise<RunningProcess>
+  stop: () => Promise<void>
+}
+
+/** Starts the real api and mail-ingest on free ports over a fresh temporary SQLite file. */
+export async function startStack(options: StackOptions = {}): Promise<Stack> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'tempbox-test-'))
+  const dbPath = join(dataDir, 'tempbox.sqlite')
+  const [httpPort, smtpPort] = [await freePort(), await freePort()]
+  const mailDomains = options.mailDomains ?? 'tempbox.test'
+  const env: Record<string, string> = {
+    DATABASE_PATH: dbPath,
+    DATA_DIR: dataDir,
+    MAIL_DOMAINS: mailDomains,
+    HOST: '127.0.0.1',
+    PORT: String(httpPort),
+    SMTP_HOST: '127.0.0.1',
+    SMTP_PORT: String(smtpPort),
+    WEB_DIST_DIR: options.withWeb ? join(REPO_ROOT, 'apps/web/dist') : '',
+    ...options.env,
+  }
+  const api = startProcess('apps/api/src/server.ts', env)
+  const apiUrl = `http://127.0.0.1:${httpPort}`
+  await waitFor(async () => (await fetch(`${apiUrl}/api/health`)).ok, 30_000, `api to start\n${api.output()}`)
+  const startIngest = async () => {
+    const proc = startProcess('apps/mail-ingest/src/main.ts', env)
+    await waitFor(() => portAccepts(smtpPort), 30_000, `mail-ingest to start\n${proc.output()}`)
+    return proc
+  }
+  const stack: Stack = {
+    apiUrl,
+    httpPort,
+    smtpPort,
+    dbPath,
+    dataDir,
+    mailDomain: mailDomains.split(',')[0]!.trim(),
+    api,
+    ingest: await startIngest(),
+    restartIngest: async () => {
+      stack.ingest = await startIngest()
+      return stack.ingest
+    },
+    stop: async () => {
+      await Promise.all([stack.api.stop(), stack.ingest.stop()])
+      rmSync(dataDir, { recursive: true, force: true })
+    },
+  }
+  return stack
+}

@@ -1,0 +1,11 @@
+import { defineConfig } from 'vitest/config'
+
+export default defineConfig({
+  test: {
+    include: ['integration/**/*.test.ts', 'e2e/**/*.test.ts'],
+    testTimeout: 60_000,
+    hookTimeout: 90_000,
+    // Real servers and a real browser per file: run files one at a time on our 2 cores.
+    fileParallelism: false,
+  },
+})
