@@ -1,6 +1,7 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions, type RawReplyDefaultExpression, type RawRequestDefaultExpression, type RawServerDefault } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { Config } from './config.js'
+import rateLimit from '@fastify/rate-limit'
 import dbPlugin from './plugins/db.js'
 import errorHandler from './plugins/error-handler.js'
 import healthRoutes from './routes/health.js'
@@ -32,6 +33,8 @@ export async function buildApp(config: Config): Promise<App> {
   app.decorate('config', config)
   await app.register(errorHandler)
   await app.register(dbPlugin, { path: config.databasePath })
+  // Per-route limits only (`config.rateLimit` on a route); counters live in memory and expire with their window.
+  await app.register(rateLimit, { global: false })
 
   await app.register(
     async (api) => {

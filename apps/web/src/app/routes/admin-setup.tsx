@@ -1,0 +1,4 @@
+/** Placeholder until the accounts feature lands. */
+export function AdminSetupRoute() {
+  return null
+}

@@ -1,0 +1,4 @@
+/** Placeholder until the owning feature lands. */
+export function LinkShortenerTool() {
+  return null
+}
