@@ -15,19 +15,118 @@ export const GenerateEmailResponse = Type.Object({
 })
 export type GenerateEmailResponse = Static<typeof GenerateEmailResponse>
 
+/** One-time codes and verification / sign-in links found in a message. */
+export const VerificationLink = Type.Object({
+  url: Type.String(),
+  label: Type.String({ description: 'The link text, or a short description when the link has none.' }),
+})
+export type VerificationLink = Static<typeof VerificationLink>
+
+export const Verification = Type.Object({
+  codes: Type.Array(Type.String(), { description: 'One-time codes, most likely first.' }),
+  links: Type.Array(VerificationLink, { description: 'Verification, confirmation, sign-in or magic links.' }),
+})
+export type Verification = Static<typeof Verification>
+
 export const InboxMessage = Type.Object({
   id: Type.String(),
   subject: Type.String(),
   sender: Type.String({ description: 'Display form of the sender: "Name <address>" or the address alone.' }),
+  fromName: Type.String({ description: 'Sender display name; empty when the From header has none.' }),
+  fromAddress: Type.String(),
   content: Type.String({ description: 'Plain-text body (a text rendering of the HTML when the message has no text part).' }),
   receivedAt: Type.String({ format: 'date-time' }),
+  hasHtml: Type.Boolean(),
+  attachmentCount: Type.Integer({ minimum: 0 }),
+  verification: Verification,
 })
 export type InboxMessage = Static<typeof InboxMessage>
 
 export const InboxResponse = Type.Object({
-  messages: Type.Array(InboxMessage),
+  messages: Type.Array(InboxMessage, { description: 'Newest first.' }),
 })
 export type InboxResponse = Static<typeof InboxResponse>
 
+export const MailHeader = Type.Object({ name: Type.String(), value: Type.String() })
+export type MailHeader = Static<typeof MailHeader>
+
+export const MailAddress = Type.Object({ name: Type.String(), address: Type.String() })
+export type MailAddress = Static<typeof MailAddress>
+
+export const AttachmentInfo = Type.Object({
+  index: Type.Integer({ minimum: 0, description: 'Position in the message; download at `…/attachments/{index}`.' }),
+  filename: Type.String(),
+  contentType: Type.String(),
+  size: Type.Integer({ minimum: 0, description: 'Bytes.' }),
+  contentId: Type.Union([Type.String(), Type.Null()], { description: 'Content-ID without angle brackets (for cid: references).' }),
+  inline: Type.Boolean(),
+})
+export type AttachmentInfo = Static<typeof AttachmentInfo>
+
+export const FullMessage = Type.Object({
+  id: Type.String(),
+  subject: Type.String(),
+  sender: Type.String(),
+  fromName: Type.String(),
+  fromAddress: Type.String(),
+  to: Type.Array(MailAddress, { description: 'Recipients from the To and Cc headers.' }),
+  date: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'The Date header, when present and valid.' }),
+  receivedAt: Type.String({ format: 'date-time' }),
+  size: Type.Integer({ minimum: 0, description: 'Size of the raw message in bytes.' }),
+  text: Type.Union([Type.String(), Type.Null()], { description: 'The text part, when the message has one.' }),
+  content: Type.String({ description: 'Plain text: the text part, or a rendering of the HTML.' }),
+  html: Type.Union([Type.String(), Type.Null()], {
+    description:
+      'Sanitized HTML: no script, handlers, forms or frames; links open in a new tab; remote images and resources are ' +
+      'moved to `data-remote-src` / `data-remote-srcset` / `data-remote-style` / `data-remote-background` attributes so ' +
+      'nothing loads until the client opts in; `cid:` references point at the attachment download URL.',
+  }),
+  hasRemoteContent: Type.Boolean({ description: 'True when the HTML referenced remote images or resources (blocked).' }),
+  headers: Type.Array(MailHeader, { description: 'Header lines in order.' }),
+  attachments: Type.Array(AttachmentInfo),
+  verification: Verification,
+})
+export type FullMessage = Static<typeof FullMessage>
+
+/**
+ * Long poll answer. 200 with `message` when a message arrived; on timeout also 200, with `message: null`
+ * (a body rather than 204 keeps clients that always parse JSON simple).
+ */
+export const WaitResponse = Type.Object({
+  message: Type.Union([FullMessage, Type.Null()]),
+  timedOut: Type.Boolean(),
+})
+export type WaitResponse = Static<typeof WaitResponse>
+
+export const WaitQuery = Type.Object({
+  timeout: Type.Optional(Type.Integer({ minimum: 0, maximum: 60, default: 30, description: 'Seconds to wait (0–60).' })),
+  since: Type.Optional(
+    Type.String({ pattern: '^[0-9]{1,15}$', description: 'Only messages with a larger id than this count; default: messages arriving after the call.' }),
+  ),
+})
+export type WaitQuery = Static<typeof WaitQuery>
+
 export const DomainsResponse = Type.Object({ domains: Type.Array(Type.String()) })
 export type DomainsResponse = Static<typeof DomainsResponse>
+
+/**
+ * Server-Sent Events on `GET /api/email/{address}/events`:
+ * - `event: ready`   data `{address, expiresAt}` once the stream is open;
+ * - `event: message` data `MessageEvent` for each new message (id: the message id);
+ * - `event: deleted` data `{id}` when a message is deleted;
+ * - `event: expired` data `{address}` when the address expires (the stream then ends);
+ * - comment lines (`: ping`) every 15 s as a heartbeat.
+ */
+export const MessageEvent = Type.Object({ message: InboxMessage })
+export type MessageEvent = Static<typeof MessageEvent>
+
+export const ReadyEvent = Type.Object({ address: Type.String(), expiresAt: Type.String({ format: 'date-time' }) })
+export type ReadyEvent = Static<typeof ReadyEvent>
+
+export const DeletedEvent = Type.Object({ id: Type.String() })
+export type DeletedEvent = Static<typeof DeletedEvent>
+
+export const ExpiredEvent = Type.Object({ address: Type.String() })
+export type ExpiredEvent = Static<typeof ExpiredEvent>
+
+export type EmailStreamEventName = 'ready' | 'message' | 'deleted' | 'expired'
