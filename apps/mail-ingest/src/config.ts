@@ -1,0 +1,82 @@
+import { resolveDatabasePath } from '@tempbox/db'
+
+export interface Config {
+  host: string
+  port: number
+  databasePath: string
+  /** Domains we accept mail for, lower-cased. Anything else is refused at RCPT: we are never an open relay. */
+  mailDomains: readonly string[]
+  /** Largest message accepted, advertised with SIZE and enforced while streaming (552 beyond it). */
+  maxMessageBytes: number
+  /** RCPT TO commands accepted per message (452 beyond it). */
+  maxRecipients: number
+  /** Simultaneous connections; one-mail-per-connection senders need many at once. */
+  maxClients: number
+  /** A client silent for this long is disconnected (idle and slow clients). */
+  socketTimeoutMs: number
+  /** How long SIGTERM waits for open sessions before closing them. */
+  closeTimeoutMs: number
+  /** How long a found inbox is trusted without asking the database again. */
+  inboxCacheMs: number
+  /** Most messages written in one group-commit transaction. */
+  maxBatchMessages: number
+}
+
+/** Same default as apps/api/src/config.ts so both processes agree out of the box. */
+export const DEFAULT_MAIL_DOMAINS = ['tempbox.local']
+/** 10 MB: big enough for ordinary attachments, small enough to keep one message in memory. */
+const DEFAULT_MAX_MESSAGE_BYTES = 10 * 1024 * 1024
+/** RFC 5321 asks servers to accept at least 100 recipients; a temp inbox never needs more. */
+const DEFAULT_MAX_RECIPIENTS = 100
+/** Well above the 64 concurrent one-mail connections the benchmark opens. */
+const DEFAULT_MAX_CLIENTS = 1000
+/** One minute of silence ends a session; RFC 5321 allows longer but nobody legitimate needs it here. */
+const DEFAULT_SOCKET_TIMEOUT_MS = 60_000
+const DEFAULT_CLOSE_TIMEOUT_MS = 5_000
+/** Short enough that a deleted inbox stops receiving almost at once; long enough to absorb bursts. */
+const DEFAULT_INBOX_CACHE_MS = 2_000
+const DEFAULT_MAX_BATCH_MESSAGES = 256
+
+type Env = Record<string, string | undefined>
+
+/** Reads and validates the environment once; reports every problem at the same time. */
+export function loadConfig(env: Env = process.env): Config {
+  const problems: string[] = []
+  const int = (name: string, fallback: number, min = 0): number => {
+    const raw = env[name]
+    if (raw === undefined || raw === '') return fallback
+    const value = Number(raw)
+    if (!Number.isInteger(value) || value < min) {
+      problems.push(`${name} must be an integer ≥ ${min} (got "${raw}")`)
+      return fallback
+    }
+    return value
+  }
+  const config: Config = {
+    host: env.SMTP_HOST || '127.0.0.1',
+    port: int('SMTP_PORT', 2525),
+    databasePath: resolveDatabasePath(env.DATABASE_PATH),
+    mailDomains: parseDomains(env.MAIL_DOMAINS, problems),
+    maxMessageBytes: int('MAX_MESSAGE_BYTES', DEFAULT_MAX_MESSAGE_BYTES, 1024),
+    maxRecipients: int('SMTP_MAX_RECIPIENTS', DEFAULT_MAX_RECIPIENTS, 1),
+    maxClients: int('SMTP_MAX_CLIENTS', DEFAULT_MAX_CLIENTS, 1),
+    socketTimeoutMs: int('SMTP_SOCKET_TIMEOUT_MS', DEFAULT_SOCKET_TIMEOUT_MS, 1000),
+    closeTimeoutMs: int('SMTP_CLOSE_TIMEOUT_MS', DEFAULT_CLOSE_TIMEOUT_MS, 0),
+    inboxCacheMs: int('SMTP_INBOX_CACHE_MS', DEFAULT_INBOX_CACHE_MS, 0),
+    maxBatchMessages: int('SMTP_MAX_BATCH_MESSAGES', DEFAULT_MAX_BATCH_MESSAGES, 1),
+  }
+  if (config.port > 65535) problems.push(`SMTP_PORT must be ≤ 65535 (got ${config.port})`)
+  if (problems.length > 0) throw new Error(`[config] invalid environment:\n  ${problems.join('\n  ')}`)
+  return Object.freeze(config)
+}
+
+function parseDomains(raw: string | undefined, problems: string[]): string[] {
+  if (!raw || raw.trim() === '') return DEFAULT_MAIL_DOMAINS
+  const domains = raw.split(',').map((d) => d.trim().toLowerCase()).filter(Boolean)
+  for (const d of domains) {
+    if (!/^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/.test(d)) {
+      problems.push(`MAIL_DOMAINS has an invalid domain "${d}"`)
+    }
+  }
+  return domains
+}

@@ -1,0 +1,49 @@
+import type { SMTPServerDataStream, SMTPServerSession } from 'smtp-server'
+import type { Config } from './config.js'
+import { recipientInboxIds } from './on-rcpt-to.js'
+import { parseMessage } from './parse-message.js'
+import { smtpError } from './smtp-error.js'
+import type { MessageStore } from './store-message.js'
+
+/**
+ * Reads the message (keeping no more than the size cap), parses it once, stores it for every accepted
+ * recipient and answers 250 only after the commit: 552 when too big, 451 when storage failed.
+ */
+export function createOnData(config: Config, store: MessageStore) {
+  return (
+    stream: SMTPServerDataStream,
+    session: SMTPServerSession,
+    callback: (error?: Error | null, message?: string) => void,
+  ): void => {
+    const chunks: Buffer[] = []
+    let length = 0
+    stream.on('data', (chunk: Buffer) => {
+      // Past the cap we keep reading (the client is still sending) but stop holding bytes.
+      if (length + chunk.length > config.maxMessageBytes) return
+      chunks.push(chunk)
+      length += chunk.length
+    })
+    stream.once('end', () => {
+      if (stream.sizeExceeded) {
+        callback(smtpError(552, `5.3.4 Message too big: the limit is ${config.maxMessageBytes} bytes`))
+        return
+      }
+      const raw = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, length)
+      const inboxIds = recipientInboxIds(session)
+      storeMessage(store, inboxIds, raw).then(
+        () => callback(null, '2.0.0 Message stored'),
+        (error: unknown) => {
+          console.error('[smtp] storing a message failed:', error)
+          callback(smtpError(451, '4.3.0 Could not store the message, please try again later'))
+        },
+      )
+    })
+  }
+}
+
+async function storeMessage(store: MessageStore, inboxIds: number[], raw: Buffer): Promise<void> {
+  const receivedAt = Date.now()
+  if (inboxIds.length === 0) throw new Error('DATA without an accepted recipient')
+  const parsed = await parseMessage(raw)
+  await store.store({ inboxIds, parsed, raw, receivedAt })
+}

@@ -1,0 +1,53 @@
+import type { AddressInfo } from 'node:net'
+import type { Db } from '@tempbox/db'
+import { SMTPServer } from 'smtp-server'
+import type { Config } from './config.js'
+import { createOnData } from './on-data.js'
+import { createInboxLookup, createOnRcptTo } from './on-rcpt-to.js'
+import { createMessageStore } from './store-message.js'
+
+export interface IngestServer {
+  server: SMTPServer
+  /** Starts listening; resolves with the bound port (useful with port 0). */
+  listen: () => Promise<number>
+  /** Stops accepting, lets open sessions finish (up to closeTimeoutMs) and flushes queued writes. */
+  close: () => Promise<void>
+}
+
+/** Wires smtp-server to our RCPT and DATA handlers. */
+export function createSmtpServer({ db, config }: { db: Db; config: Config }): IngestServer {
+  const store = createMessageStore(db, { maxBatchMessages: config.maxBatchMessages })
+  const server = new SMTPServer({
+    name: config.mailDomains[0],
+    banner: 'Tempbox mail ingest',
+    size: config.maxMessageBytes,
+    // Anonymous inbound mail only: no AUTH, and no STARTTLS for the local, loopback-bound default.
+    authOptional: true,
+    disabledCommands: ['AUTH', 'STARTTLS'],
+    // A reverse DNS lookup per connection costs time and reveals nothing we keep.
+    disableReverseLookup: true,
+    maxClients: config.maxClients,
+    socketTimeout: config.socketTimeoutMs,
+    closeTimeout: config.closeTimeoutMs,
+    logger: false,
+    onRcptTo: createOnRcptTo(config, createInboxLookup(db, config.inboxCacheMs)),
+    onData: createOnData(config, store),
+  })
+  server.on('error', (error) => console.error('[smtp] server error:', error.message))
+
+  return {
+    server,
+    listen: () =>
+      new Promise((resolve, reject) => {
+        server.server.once('error', reject)
+        server.listen(config.port, config.host, () => {
+          server.server.off('error', reject)
+          resolve((server.server.address() as AddressInfo).port)
+        })
+      }),
+    close: async () => {
+      await new Promise<void>((resolve) => server.close(() => resolve()))
+      await store.drain()
+    },
+  }
+}
