@@ -6,6 +6,7 @@ import dbPlugin from './plugins/db.js'
 import errorHandler from './plugins/error-handler.js'
 import healthRoutes from './routes/health.js'
 import webStatic from './plugins/web-static.js'
+import geoipPlugin from './plugins/geoip.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -35,6 +36,7 @@ export async function buildApp(config: Config): Promise<App> {
   await app.register(dbPlugin, { path: config.databasePath })
   // Per-route limits only (`config.rateLimit` on a route); counters live in memory and expire with their window.
   await app.register(rateLimit, { global: false })
+  await app.register(geoipPlugin, { preload: config.geoipPreload })
 
   await app.register(
     async (api) => {

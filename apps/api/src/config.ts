@@ -19,6 +19,8 @@ export interface Config {
   maxGeneratedPerHourPerIp: number
   /** Trusted proxy setting handed to Fastify's `trustProxy` (false, true, a hop count or a list of addresses/CIDRs). */
   trustProxy: boolean | number | string
+  /** Load the IP databases in the background at start (production) instead of on the first lookup. */
+  geoipPreload: boolean
   jwtSecret: string
   jwtExpiresIn: string
   adminSetupKey: string
@@ -67,6 +69,7 @@ export function loadConfig(env: Env = process.env): Config {
     maxActiveAddressesPerIp: int('MAX_ACTIVE_ADDRESSES_PER_IP', 5, 1),
     maxGeneratedPerHourPerIp: int('MAX_GENERATED_PER_HOUR_PER_IP', 100, 1),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
+    geoipPreload: env.GEOIP_PRELOAD ? env.GEOIP_PRELOAD === 'true' : isProduction,
     jwtSecret,
     jwtExpiresIn: env.JWT_EXPIRES_IN || '7d',
     adminSetupKey,

