@@ -9,6 +9,8 @@ export interface ParsedAttachment {
   filename: string
   contentType: string
   size: number
+  /** Content-ID without angle brackets, as `cid:` URLs in the HTML refer to it. */
+  /** Content-ID without angle brackets, as `cid:` URLs in the HTML refer to it. */
   contentId: string | null
   isInline: boolean
   content: Buffer

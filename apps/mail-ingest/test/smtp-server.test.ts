@@ -1,0 +1,184 @@
+import { readFileSync } from 'node:fs'
+import { createDb, migrateToLatest, type Db } from '@tempbox/db'
+import nodemailer from 'nodemailer'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { loadConfig } from '../src/config.js'
+import { createSmtpServer, type IngestServer } from '../src/smtp-server.js'
+
+const DOMAIN = 'tempbox.test'
+const HOUR = 3_600_000
+let db: Db
+let ingest: IngestServer
+let port: number
+
+async function createInbox(localPart: string, expiresAt = Date.now() + HOUR): Promise<string> {
+  const address = `${localPart}@${DOMAIN}`
+  await db.insertInto('inbox').values({ address, local_part: localPart, domain: DOMAIN, created_at: Date.now(), expires_at: expiresAt }).execute()
+  return address
+}
+
+function transport() {
+  return nodemailer.createTransport({ host: '127.0.0.1', port, secure: false, ignoreTLS: true, pool: false })
+}
+
+async function messagesOf(address: string) {
+  return db
+    .selectFrom('message')
+    .innerJoin('inbox', 'inbox.id', 'message.inbox_id')
+    .selectAll('message')
+    .where('inbox.address', '=', address)
+    .orderBy('message.id')
+    .execute()
+}
+
+/** Sends and returns the SMTP error's code and response instead of throwing. */
+async function sendExpectingRefusal(mail: nodemailer.SendMailOptions): Promise<{ responseCode?: number; response?: string }> {
+  try {
+    await transport().sendMail(mail)
+  } catch (error) {
+    return error as { responseCode?: number; response?: string }
+  }
+  throw new Error('the server accepted a message it should refuse')
+}
+
+beforeAll(async () => {
+  db = createDb({ path: ':memory:' }).db
+  await migrateToLatest(db)
+  const config = loadConfig({ SMTP_PORT: '0', DATABASE_PATH: ':memory:', MAIL_DOMAINS: DOMAIN, MAX_MESSAGE_BYTES: String(64 * 1024) })
+  ingest = createSmtpServer({ db, config })
+  port = await ingest.listen()
+})
+
+afterAll(async () => {
+  await ingest.close()
+  await db.destroy()
+})
+
+describe('mail ingest over SMTP', () => {
+  it('stores a plain message with sender, recipients, subject, text, date and its exact raw bytes', async () => {
+    const to = await createInbox('plain')
+    const info = await transport().sendMail({
+      from: '"Alice Example" <alice@example.test>',
+      to,
+      subject: 'Hello there',
+      text: 'Just a plain message.',
+      date: new Date('2026-11-21T10:00:00Z'),
+    })
+    expect(info.response).toMatch(/^250 /)
+    const [message] = await messagesOf(to)
+    expect(message).toMatchObject({
+      from_name: 'Alice Example',
+      from_address: 'alice@example.test',
+      subject: 'Hello there',
+      html: null,
+      sent_at: Date.parse('2026-11-21T10:00:00Z'),
+      attachment_count: 0,
+    })
+    expect(message!.text?.trim()).toBe('Just a plain message.')
+    expect(JSON.parse(message!.recipients)).toEqual([{ name: '', address: to }])
+    const headers = JSON.parse(message!.headers) as Array<[string, string]>
+    expect(headers).toContainEqual(['Subject', 'Hello there'])
+    expect(message!.raw.toString()).toContain('Just a plain message.')
+    expect(message!.size).toBe(message!.raw.length)
+  })
+
+  it('keeps an HTML-only message as HTML and leaves text empty for the API to render', async () => {
+    const to = await createInbox('htmlonly')
+    await transport().sendMail({ from: 'news@example.test', to, subject: 'HTML only', html: '<h1>Big news</h1><p>Read <a href="https://example.test">more</a></p>' })
+    const [message] = await messagesOf(to)
+    expect(message!.html).toContain('<h1>Big news</h1>')
+    expect(message!.text).toBeNull()
+  })
+
+  it('stores a multipart message with its attachment content and metadata', async () => {
+    const to = await createInbox('attach')
+    await transport().sendMail({
+      from: 'files@example.test',
+      to,
+      subject: 'With attachment',
+      text: 'See attached.',
+      html: '<p>See attached.</p>',
+      attachments: [{ filename: 'report.csv', content: 'a,b\n1,2\n', contentType: 'text/csv' }],
+    })
+    const [message] = await messagesOf(to)
+    expect(message!.attachment_count).toBe(1)
+    const attachments = await db.selectFrom('attachment').selectAll().where('message_id', '=', message!.id).execute()
+    expect(attachments).toHaveLength(1)
+    expect(attachments[0]).toMatchObject({ position: 0, filename: 'report.csv', content_type: 'text/csv', size: 8, is_inline: 0 })
+    expect(attachments[0]!.content.toString()).toBe('a,b\n1,2\n')
+  })
+
+  it('decodes a non-ASCII subject and sender name', async () => {
+    const to = await createInbox('unicode')
+    await transport().sendMail({ from: '"Zoë Łukasiewicz" <zoe@example.test>', to, subject: 'Grüße aus Köln — 東京 ✓', text: 'Unicode body: ñ' })
+    const [message] = await messagesOf(to)
+    expect(message!.subject).toBe('Grüße aus Köln — 東京 ✓')
+    expect(message!.from_name).toBe('Zoë Łukasiewicz')
+    expect(message!.text).toContain('ñ')
+  })
+
+  it('accepts and stores a malformed message with its raw source', async () => {
+    const to = await createInbox('malformed')
+    const raw = readFileSync(new URL('./fixtures/malformed.eml', import.meta.url))
+    const info = await transport().sendMail({ envelope: { from: 'x@example.test', to: [to] }, raw })
+    expect(info.response).toMatch(/^250 /)
+    const [message] = await messagesOf(to)
+    expect(message!.subject).toBe('Broken MIME')
+    expect(message!.raw.equals(raw)).toBe(true)
+  })
+
+  it('stores a message once for each of our recipients', async () => {
+    const first = await createInbox('multi-a')
+    const second = await createInbox('multi-b')
+    await transport().sendMail({ from: 'a@example.test', to: [first, second], cc: `${first}`, subject: 'For both', text: 'hi' })
+    expect(await messagesOf(first)).toHaveLength(1)
+    expect(await messagesOf(second)).toHaveLength(1)
+  })
+
+  it('refuses to relay mail for a domain it does not serve', async () => {
+    const error = await sendExpectingRefusal({ from: 'a@example.test', to: 'someone@gmail.com', subject: 'x', text: 'x' })
+    expect(error.responseCode).toBe(550)
+    expect(error.response).toMatch(/^550 5\.7\.1 /)
+  })
+
+  it('answers 550 5.1.1 for an address that does not exist', async () => {
+    const error = await sendExpectingRefusal({ from: 'a@example.test', to: `nobody@${DOMAIN}`, subject: 'x', text: 'x' })
+    expect(error.responseCode).toBe(550)
+    expect(error.response).toMatch(/^550 5\.1\.1 /)
+  })
+
+  it('answers 550 5.1.1 for an address that has expired', async () => {
+    const to = await createInbox('expired', Date.now() - 1)
+    const error = await sendExpectingRefusal({ from: 'a@example.test', to, subject: 'x', text: 'x' })
+    expect(error.response).toMatch(/^550 5\.1\.1 /)
+    expect(await messagesOf(to)).toHaveLength(0)
+  })
+
+  it('answers 552 for a message over the size limit and stores nothing', async () => {
+    const to = await createInbox('big')
+    const error = await sendExpectingRefusal({ from: 'a@example.test', to, subject: 'big', text: 'x'.repeat(100 * 1024) })
+    expect(error.responseCode).toBe(552)
+    expect(await messagesOf(to)).toHaveLength(0)
+  })
+
+  it('advertises the size limit and no AUTH in its EHLO reply', async () => {
+    const { createConnection } = await import('node:net')
+    const reply = await new Promise<string>((resolve, reject) => {
+      let text = ''
+      const socket = createConnection({ host: '127.0.0.1', port })
+      socket.on('error', reject)
+      socket.on('data', (chunk) => {
+        text += chunk.toString()
+        if (/^220 /m.test(text) && !text.includes('EHLO sent')) {
+          text += 'EHLO sent\n'
+          socket.write('EHLO test.local\r\n')
+        } else if (/^250 /m.test(text.split('EHLO sent')[1] ?? '')) {
+          socket.end('QUIT\r\n')
+          resolve(text)
+        }
+      })
+    })
+    expect(reply).toMatch(/250[- ]SIZE 65536/)
+    expect(reply).not.toMatch(/AUTH|STARTTLS/)
+  })
+})

@@ -1,0 +1,78 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import { createServer } from 'node:net'
+
+/** Asks the OS for a free loopback port. */
+export function freePort(): Promise<number> {
+  return new Promise((ok, fail) => {
+    const srv = createServer()
+    srv.once('error', fail)
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number }
+      srv.close(() => ok(port))
+    })
+  })
+}
+
+export interface Child {
+  child: ChildProcess
+  output: () => string
+  stop: () => Promise<void>
+}
+
+/** Spawns a process and waits until its output contains `readyText`. */
+export async function spawnUntil(
+  command: string,
+  args: string[],
+  options: { cwd: string; env?: Record<string, string>; readyText: string | RegExp; timeoutMs?: number },
+): Promise<Child> {
+  const child = spawn(command, args, { cwd: options.cwd, env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] })
+  let out = ''
+  const exited = new Promise<void>((r) => child.once('exit', () => r()))
+  await new Promise<void>((ok, fail) => {
+    const timer = setTimeout(() => fail(new Error(`${command} did not start:\n${out}`)), options.timeoutMs ?? 60_000)
+    const onData = (d: Buffer) => {
+      out += d.toString()
+      const ready = typeof options.readyText === 'string' ? out.includes(options.readyText) : options.readyText.test(out)
+      if (ready) {
+        clearTimeout(timer)
+        ok()
+      }
+    }
+    child.stdout!.on('data', onData)
+    child.stderr!.on('data', onData)
+    child.once('exit', (code) => {
+      clearTimeout(timer)
+      fail(new Error(`${command} exited with ${code}:\n${out}`))
+    })
+  })
+  return {
+    child,
+    output: () => out,
+    stop: async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM')
+      await exited
+    },
+  }
+}
+
+/** Resident memory of one process in MB (Linux /proc), or NaN once it is gone. */
+export function rssMb(pid: number): number {
+  try {
+    const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))
+    return match ? Number(match[1]) / 1024 : Number.NaN
+  } catch {
+    return Number.NaN
+  }
+}
+
+/** CPU time (user + system) a process has used so far, in ms. */
+export function cpuMs(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
+    // utime and stime are fields 14 and 15 of /proc/pid/stat, in clock ticks (100 per second on Linux).
+    return (Number(fields[11]) + Number(fields[12])) * 10
+  } catch {
+    return Number.NaN
+  }
+}

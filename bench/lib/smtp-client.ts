@@ -1,0 +1,91 @@
+import { connect, type Socket } from 'node:net'
+
+/**
+ * A minimal SMTP client for load generation: nodemailer costs several times more CPU per mail, and the
+ * load generator shares the 2 cores with the server under test. It pipelines MAIL/RCPT/DATA (the server
+ * advertises PIPELINING) and times each message from MAIL FROM to the final reply.
+ */
+export class SmtpClient {
+  private buffer = ''
+  private waiters: Array<(line: string) => void> = []
+  private closed = false
+
+  private constructor(private readonly socket: Socket) {
+    socket.setNoDelay(true)
+    socket.on('data', (chunk: Buffer) => {
+      this.buffer += chunk.toString('latin1')
+      let nl: number
+      while ((nl = this.buffer.indexOf('\n')) >= 0) {
+        const line = this.buffer.slice(0, nl).replace(/\r$/, '')
+        this.buffer = this.buffer.slice(nl + 1)
+        // Multi-line replies (`250-…`) end with the line whose fourth character is a space.
+        if (line[3] === '-') continue
+        this.waiters.shift()?.(line)
+      }
+    })
+    const fail = () => {
+      this.closed = true
+      for (const w of this.waiters.splice(0)) w('000 connection closed')
+    }
+    socket.on('close', fail)
+    socket.on('error', fail)
+  }
+
+  static async open(port: number, host = '127.0.0.1'): Promise<SmtpClient> {
+    const socket = connect({ port, host })
+    const client = new SmtpClient(socket)
+    await new Promise<void>((ok, fail) => {
+      socket.once('connect', ok)
+      socket.once('error', fail)
+    })
+    const greeting = await client.reply()
+    if (!greeting.startsWith('220')) throw new Error(`greeting: ${greeting}`)
+    const ehlo = await client.command('EHLO bench.local')
+    if (!ehlo.startsWith('250')) throw new Error(`EHLO: ${ehlo}`)
+    return client
+  }
+
+  private reply(): Promise<string> {
+    if (this.closed) return Promise.resolve('000 connection closed')
+    return new Promise((ok) => this.waiters.push(ok))
+  }
+
+  private command(line: string): Promise<string> {
+    const reply = this.reply()
+    this.socket.write(`${line}\r\n`)
+    return reply
+  }
+
+  /** Sends one message; resolves with the final reply line (e.g. `250 …`). `data` must be dot-stuffed with CRLF ends. */
+  async send(from: string, to: string, data: Buffer): Promise<string> {
+    const replies = [this.reply(), this.reply(), this.reply()]
+    this.socket.write(`MAIL FROM:<${from}>\r\nRCPT TO:<${to}>\r\nDATA\r\n`)
+    const [mail, rcpt, dataReply] = await Promise.all(replies)
+    if (!mail!.startsWith('250') || !rcpt!.startsWith('250') || !dataReply!.startsWith('354')) {
+      if (dataReply!.startsWith('354')) this.socket.write('.\r\n')
+      return `${mail} | ${rcpt} | ${dataReply}`
+    }
+    const final = this.reply()
+    this.socket.write(data)
+    this.socket.write('\r\n.\r\n')
+    return final
+  }
+
+  async quit(): Promise<void> {
+    if (!this.closed) await this.command('QUIT')
+    this.socket.destroy()
+  }
+}
+
+/** Builds a plain-text message of about `bytes` bytes, CRLF line ends, no line starting with a dot. */
+export function buildMessage(bytes: number, from: string, to: string, subject: string): Buffer {
+  const head =
+    `From: Bench <${from}>\r\nTo: <${to}>\r\nSubject: ${subject}\r\n` +
+    `Date: ${new Date().toUTCString()}\r\nMessage-ID: <${subject.replace(/\W/g, '')}@bench.local>\r\n` +
+    'MIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n'
+  const line = 'The quick brown fox jumps over the lazy dog, again and again and again.\r\n'
+  let body = ''
+  while (head.length + body.length + line.length <= bytes) body += line
+  body += 'x'.repeat(Math.max(0, bytes - head.length - body.length))
+  return Buffer.from(head + body, 'utf8')
+}
