@@ -1,4 +1,189 @@
-/** Temporary email tool (owned by the temp-email feature). */
+import type { InboxMessage, InboxResponse } from '@tempbox/types'
+import { Copy, Mail, RefreshCw } from 'lucide-react'
+import { useCallback, useEffect, useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { useSWRConfig } from 'swr'
+import { ApiError } from '../../../lib/api-client'
+import { useCurrentAddress } from '../../../stores/current-address'
+import { MessageViewer } from '../../message-viewer/components/message-viewer'
+import { generateEmail, inboxUrl, refreshInbox, useInbox } from '../api/inbox'
+import { useEmailStream } from '../hooks/use-email-stream'
+import { useNotify } from '../hooks/use-notify'
+import { useNow } from '../hooks/use-now'
+import { copyText } from '../lib/clipboard'
+import { countdown } from '../lib/format'
+import { AddressForm } from './address-form'
+import { MessageList } from './message-list'
+import { Notices } from './notices'
+import { secondaryButton } from './styles'
+
+function isGone(error: unknown): boolean {
+  return error instanceof ApiError && error.status === 404
+}
+
+/** The temporary-email tool of the home page (spec §2, issues 2 and 3). */
 export function TempEmailTool() {
-  return <section id="temp-email" />
+  const { t } = useTranslation('email')
+  const notify = useNotify()
+  const { mutate } = useSWRConfig()
+  const email = useCurrentAddress((s) => s.email)
+  const expiresAt = useCurrentAddress((s) => s.expiresAt)
+  const setAddress = useCurrentAddress((s) => s.setAddress)
+  const clearAddress = useCurrentAddress((s) => s.clear)
+  const [generating, setGenerating] = useState(false)
+  const [checking, setChecking] = useState(false)
+  const [expandedId, setExpandedId] = useState<string | null>(null)
+  const [expired, setExpired] = useState(false)
+  const now = useNow(1000)
+  const inbox = useInbox(email)
+
+  const handleExpired = useCallback(() => {
+    clearAddress()
+    setExpandedId(null)
+    setExpired(true)
+    notify({ title: t('toast.expiredTitle'), description: t('expiredNotice'), variant: 'destructive' })
+  }, [clearAddress, notify, t])
+
+  useEmailStream(email, handleExpired)
+
+  useEffect(() => {
+    if (email && isGone(inbox.error)) handleExpired()
+  }, [email, inbox.error, handleExpired])
+
+  useEffect(() => {
+    if (email && expiresAt !== null && expiresAt <= now) handleExpired()
+  }, [email, expiresAt, now, handleExpired])
+
+  const generate = async (choice: { localPart?: string; domain?: string }) => {
+    setGenerating(true)
+    try {
+      const result = await generateEmail(choice)
+      setAddress(result.email, result.expiresAt)
+      setExpandedId(null)
+      setExpired(false)
+      notify({ title: t('toast.generatedTitle'), description: t('toast.generatedText', { email: result.email }) })
+    } catch (error) {
+      // A chosen name the server refuses (taken, reserved, malformed) is explained in the server's own words.
+      const ownWords = choice.localPart && error instanceof ApiError && (error.status === 400 || error.status === 409)
+      notify({ title: t('toast.errorTitle'), description: ownWords ? error.message : t('toast.generateFailed'), variant: 'destructive' })
+    } finally {
+      setGenerating(false)
+    }
+  }
+
+  const copy = async (text: string) => {
+    if (await copyText(text)) notify({ title: t('toast.copiedTitle'), description: text })
+    else notify({ title: t('toast.copyFailedTitle'), description: t('toast.copyFailedText'), variant: 'destructive' })
+  }
+
+  const check = async () => {
+    if (!email) return
+    setChecking(true)
+    try {
+      const data = await refreshInbox(email)
+      await mutate(inboxUrl(email), data, { revalidate: false })
+      const count = data.messages.length
+      notify({ title: t('toast.refreshedTitle'), description: count > 0 ? t('toast.found', { count }) : t('toast.noNew') })
+    } catch (error) {
+      if (isGone(error)) handleExpired()
+      else notify({ title: t('toast.errorTitle'), description: t('toast.refreshFailed'), variant: 'destructive' })
+    } finally {
+      setChecking(false)
+    }
+  }
+
+  const onDeleted = (id: string) => {
+    if (!email) return
+    setExpandedId(null)
+    const key = inboxUrl(email)
+    void mutate<InboxResponse>(key, (current) => current && { messages: current.messages.filter((m) => m.id !== id) })
+    notify({ title: t('toast.deletedTitle') })
+  }
+
+  const messages = inbox.data?.messages ?? []
+
+  return (
+    <section id="temp-email" aria-labelledby="temp-email-title" className="mx-auto w-full max-w-3xl px-3 py-6 sm:px-4">
+      <div className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm sm:p-6 dark:border-slate-700 dark:bg-slate-900">
+        <header className="mb-4 flex items-start gap-3">
+          <Mail className="mt-1 h-6 w-6 shrink-0 text-blue-600 dark:text-blue-400" aria-hidden />
+          <div>
+            <h2 id="temp-email-title" className="text-xl font-semibold text-slate-900 dark:text-slate-50">
+              {t('title')}
+            </h2>
+            <p className="text-sm text-slate-600 dark:text-slate-400">{t('subtitle')}</p>
+          </div>
+        </header>
+
+        {email ? (
+          <div className="mb-4 space-y-2">
+            <label htmlFor="temp-email-address" className="block text-sm font-medium text-slate-700 dark:text-slate-300">
+              {t('addressLabel')}
+            </label>
+            <div className="flex flex-col gap-2 sm:flex-row">
+              <input
+                id="temp-email-address"
+                readOnly
+                value={email}
+                onFocus={(e) => e.currentTarget.select()}
+                className="min-h-10 w-full min-w-0 flex-1 rounded-md border border-slate-300 bg-slate-50 px-3 py-2 font-mono text-sm text-slate-900 dark:border-slate-600 dark:bg-slate-800 dark:text-slate-100"
+              />
+              <button type="button" onClick={() => void copy(email)} className={secondaryButton}>
+                <Copy className="h-4 w-4" aria-hidden />
+                {t('copy')}
+              </button>
+            </div>
+            {expiresAt !== null && (
+              <p className="text-xs text-slate-500 dark:text-slate-400" data-testid="expiry">
+                {t('expiresIn', { time: countdown(expiresAt, now) })}
+              </p>
+            )}
+          </div>
+        ) : (
+          <p className="mb-4 text-sm text-slate-600 dark:text-slate-400" role={expired ? 'alert' : undefined}>
+            {expired ? t('expiredNotice') : t('noAddress')}
+          </p>
+        )}
+
+        <AddressForm pending={generating} hasAddress={email !== null} onGenerate={(choice) => void generate(choice)} />
+
+        {email && (
+          <div className="mt-6">
+            <div className="mb-2 flex items-center justify-between gap-2">
+              <h3 className="text-lg font-semibold text-slate-900 dark:text-slate-50">
+                {t('inbox')} <span className="text-sm font-normal text-slate-500 dark:text-slate-400">({messages.length})</span>
+              </h3>
+              <button type="button" onClick={() => void check()} disabled={checking} className={secondaryButton}>
+                <RefreshCw className={`h-4 w-4 ${checking ? 'animate-spin' : ''}`} aria-hidden />
+                {checking ? t('checking') : t('check')}
+              </button>
+            </div>
+            {messages.length === 0 ? (
+              <p className="rounded-lg border border-dashed border-slate-300 p-6 text-center text-sm text-slate-500 dark:border-slate-600 dark:text-slate-400">
+                {t('empty')}
+              </p>
+            ) : (
+              <MessageList
+                messages={messages}
+                now={now}
+                expandedId={expandedId}
+                onToggle={(id) => setExpandedId((current) => (current === id ? null : id))}
+                onCopyCode={(code) => void copy(code)}
+                renderExpanded={(message: InboxMessage) => (
+                  <MessageViewer
+                    address={email}
+                    id={message.id}
+                    onClose={() => setExpandedId(null)}
+                    onDeleted={() => onDeleted(message.id)}
+                    onDeleteFailed={() => notify({ title: t('toast.errorTitle'), description: t('toast.deleteFailed'), variant: 'destructive' })}
+                  />
+                )}
+              />
+            )}
+          </div>
+        )}
+      </div>
+      <Notices />
+    </section>
+  )
 }

@@ -1,0 +1,24 @@
+import type { FullMessage } from '@tempbox/types'
+import useSWR from 'swr'
+import { apiJson, apiRequest } from '../../../lib/api-client'
+
+export function messageUrl(address: string, id: string): string {
+  return `/api/email/${encodeURIComponent(address)}/messages/${encodeURIComponent(id)}`
+}
+
+export function rawUrl(address: string, id: string): string {
+  return `${messageUrl(address, id)}/raw`
+}
+
+export function attachmentUrl(address: string, id: string, index: number): string {
+  return `${messageUrl(address, id)}/attachments/${index}`
+}
+
+/** The full message (text, sanitized html, headers, attachments), fetched when a message is expanded. */
+export function useMessage(address: string, id: string) {
+  return useSWR<FullMessage>(messageUrl(address, id), (url: string) => apiJson<FullMessage>('GET', url))
+}
+
+export async function deleteMessage(address: string, id: string): Promise<void> {
+  await apiRequest('DELETE', messageUrl(address, id))
+}

@@ -1,0 +1,152 @@
+import { Download, Trash2, X } from 'lucide-react'
+import { useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { deleteMessage, rawUrl, useMessage } from '../api/message'
+import { AttachmentList } from './attachment-list'
+import { MailFrame } from './mail-frame'
+
+const button =
+  'inline-flex min-h-9 items-center gap-1 rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium text-slate-800 hover:bg-slate-50 ' +
+  'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600 disabled:opacity-60 ' +
+  'dark:border-slate-600 dark:bg-slate-800 dark:text-slate-100 dark:hover:bg-slate-700'
+
+interface MessageViewerProps {
+  address: string
+  id: string
+  onClose: () => void
+  onDeleted: () => void
+  onDeleteFailed: () => void
+}
+
+/** The expanded message: safe HTML or text, attachments, .eml download, headers, delete (issue 3). */
+export function MessageViewer({ address, id, onClose, onDeleted, onDeleteFailed }: MessageViewerProps) {
+  const { t } = useTranslation('email')
+  const { data: message, error } = useMessage(address, id)
+  const [view, setView] = useState<'html' | 'text' | null>(null)
+  const [showRemote, setShowRemote] = useState(false)
+  const [showHeaders, setShowHeaders] = useState(false)
+  const [deleting, setDeleting] = useState(false)
+
+  const remove = async () => {
+    setDeleting(true)
+    try {
+      await deleteMessage(address, id)
+      onDeleted()
+    } catch {
+      onDeleteFailed()
+      setDeleting(false)
+    }
+  }
+
+  const closeButton = (
+    <button type="button" onClick={onClose} className={button}>
+      <X className="h-4 w-4" aria-hidden />
+      {t('viewer.close')}
+    </button>
+  )
+
+  if (error || !message) {
+    return (
+      <div className="flex items-center justify-between gap-2 p-3 sm:p-4">
+        <p className="text-sm text-slate-600 dark:text-slate-400" role={error ? 'alert' : 'status'}>
+          {error ? t('viewer.loadFailed') : t('viewer.loading')}
+        </p>
+        {closeButton}
+      </div>
+    )
+  }
+
+  const current = view ?? (message.html ? 'html' : 'text')
+  const canToggle = Boolean(message.html) && Boolean(message.text)
+  const recipients = message.to.map((a) => (a.name ? `${a.name} <${a.address}>` : a.address)).join(', ')
+  const date = new Date(message.date ?? message.receivedAt)
+
+  return (
+    <article className="space-y-3 p-3 sm:p-4" aria-label={message.subject || t('noSubject')}>
+      <header className="space-y-1">
+        <h4 className="break-words text-base font-semibold text-slate-900 dark:text-slate-50">{message.subject || t('noSubject')}</h4>
+        <dl className="grid grid-cols-[auto_1fr] gap-x-2 text-sm text-slate-600 dark:text-slate-400">
+          <dt className="font-medium">{t('viewer.from')}</dt>
+          <dd className="break-all">{message.sender}</dd>
+          {recipients && (
+            <>
+              <dt className="font-medium">{t('viewer.to')}</dt>
+              <dd className="break-all">{recipients}</dd>
+            </>
+          )}
+          <dt className="font-medium">{t('viewer.date')}</dt>
+          <dd>
+            <time dateTime={date.toISOString()}>{date.toLocaleString()}</time>
+          </dd>
+        </dl>
+      </header>
+
+      {canToggle && (
+        <div role="group" aria-label={t('viewer.viewAs')} className="inline-flex rounded-md border border-slate-300 dark:border-slate-600">
+          {(['html', 'text'] as const).map((v) => (
+            <button
+              key={v}
+              type="button"
+              aria-pressed={current === v}
+              onClick={() => setView(v)}
+              className={
+                'px-3 py-1 text-sm first:rounded-s-md last:rounded-e-md focus-visible:outline-2 focus-visible:outline-blue-600 ' +
+                (current === v ? 'bg-blue-600 text-white dark:bg-blue-500' : 'text-slate-700 dark:text-slate-200')
+              }
+            >
+              {t(`viewer.${v}`)}
+            </button>
+          ))}
+        </div>
+      )}
+
+      {current === 'html' && message.html ? (
+        <>
+          {message.hasRemoteContent && !showRemote && (
+            <div className="flex flex-wrap items-center justify-between gap-2 rounded-md bg-amber-50 p-2 text-sm text-amber-900 dark:bg-amber-900/30 dark:text-amber-100">
+              <span>{t('viewer.remoteBlocked')}</span>
+              <button type="button" onClick={() => setShowRemote(true)} className={button}>
+                {t('viewer.showImages')}
+              </button>
+            </div>
+          )}
+          <MailFrame html={message.html} showRemote={showRemote} />
+        </>
+      ) : (
+        <pre className="max-h-[28rem] overflow-auto whitespace-pre-wrap break-words rounded-md bg-slate-50 p-3 font-sans text-sm text-slate-800 dark:bg-slate-800 dark:text-slate-100">
+          {message.text ?? message.content ?? t('viewer.empty')}
+        </pre>
+      )}
+
+      <AttachmentList address={address} id={id} attachments={message.attachments} />
+
+      {showHeaders && (
+        <div className="max-h-72 overflow-auto rounded-md bg-slate-50 p-3 font-mono text-xs text-slate-800 dark:bg-slate-800 dark:text-slate-100">
+          <h5 className="sr-only">{t('viewer.headers')}</h5>
+          <dl>
+            {message.headers.map((h, i) => (
+              <div key={`${h.name}-${i}`} className="break-all">
+                <dt className="inline font-semibold">{h.name}:</dt> <dd className="inline">{h.value}</dd>
+              </div>
+            ))}
+          </dl>
+        </div>
+      )}
+
+      <div className="flex flex-wrap gap-2">
+        <a href={rawUrl(address, id)} download={`${id}.eml`} className={button}>
+          <Download className="h-4 w-4" aria-hidden />
+          {t('viewer.downloadEml')}
+        </a>
+        <button type="button" aria-expanded={showHeaders} onClick={() => setShowHeaders((v) => !v)} className={button}>
+          {showHeaders ? t('viewer.hideHeaders') : t('viewer.headers')}
+        </button>
+        <button type="button" onClick={() => void remove()} disabled={deleting} className={button}>
+          <Trash2 className="h-4 w-4" aria-hidden />
+          {deleting ? t('viewer.deleting') : t('viewer.delete')}
+        </button>
+        {closeButton}
+      </div>
+    </article>
+  )
+}

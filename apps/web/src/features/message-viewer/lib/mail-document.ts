@@ -1,0 +1,67 @@
+import DOMPurify from 'dompurify'
+
+/** Attributes the server moves remote references into; "Show images" moves them back. */
+const REMOTE_ATTRIBUTES: ReadonlyArray<[from: string, to: string]> = [
+  ['data-remote-src', 'src'],
+  ['data-remote-srcset', 'srcset'],
+  ['data-remote-background', 'background'],
+  ['data-remote-style', 'style'],
+]
+
+/** The CSP every mail document runs under: no script ever; images from data:, our origin (cid attachments) and, on request, the web. */
+export function mailCsp(origin: string, showRemote: boolean): string {
+  const img = ['data:', origin, ...(showRemote ? ['https:', 'http:'] : [])].join(' ')
+  return `default-src 'none'; img-src ${img}; style-src 'unsafe-inline'; font-src data:; form-action 'none'`
+}
+
+function purifier(): ReturnType<typeof DOMPurify> {
+  // A private instance: the hook below must not affect other DOMPurify users in the page.
+  const purify = DOMPurify(window)
+  purify.addHook('afterSanitizeAttributes', (node) => {
+    if (node instanceof Element && node.tagName === 'A' && node.hasAttribute('href')) {
+      node.setAttribute('target', '_blank')
+      node.setAttribute('rel', 'noopener noreferrer')
+    }
+  })
+  return purify
+}
+
+let instance: ReturnType<typeof DOMPurify> | null = null
+
+function escapeAttribute(value: string): string {
+  return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;')
+}
+
+/**
+ * The srcdoc of the sandboxed mail frame: the server-sanitized HTML purified again (defence in depth),
+ * remote references restored only when `showRemote`, under a CSP meta placed before any mail content.
+ */
+export function buildMailDocument(html: string, options: { origin: string; showRemote: boolean }): string {
+  instance ??= purifier()
+  const doc = instance.sanitize(html, {
+    WHOLE_DOCUMENT: true,
+    RETURN_DOM: true,
+    FORBID_TAGS: ['form', 'input', 'button', 'textarea', 'select', 'base', 'meta', 'link', 'iframe', 'frame', 'object', 'embed'],
+  }) as HTMLElement
+  if (options.showRemote) {
+    for (const [from, to] of REMOTE_ATTRIBUTES) {
+      for (const el of Array.from(doc.querySelectorAll(`[${from}]`))) {
+        const value = el.getAttribute(from)!
+        el.setAttribute(to, to === 'style' ? `${el.getAttribute('style') ?? ''};${value}` : value)
+        el.removeAttribute(from)
+      }
+    }
+  }
+  const head =
+    `<meta http-equiv="Content-Security-Policy" content="${escapeAttribute(mailCsp(options.origin, options.showRemote))}">` +
+    '<meta charset="utf-8"><base target="_blank">' +
+    '<style>body{margin:0;padding:12px;font-family:system-ui,sans-serif;word-wrap:break-word}img{max-width:100%;height:auto}</style>'
+  const headEl = doc.querySelector('head')
+  const inner = doc.querySelector('body')?.outerHTML ?? doc.outerHTML
+  return `<!doctype html><html><head>${head}${headEl?.innerHTML ?? ''}</head>${inner}</html>`
+}
+
+/** Whether the HTML still holds references the server blocked. */
+export function hasBlockedRemote(html: string): boolean {
+  return REMOTE_ATTRIBUTES.some(([from]) => html.includes(from))
+}

@@ -1,0 +1,61 @@
+import type { InboxMessage } from '@tempbox/types'
+import { Paperclip } from 'lucide-react'
+import type { ReactNode } from 'react'
+import { useTranslation } from 'react-i18next'
+import { messagePreview, parseSender, relativeTime } from '../lib/format'
+import { VerificationActions } from './verification-actions'
+
+interface MessageListProps {
+  messages: InboxMessage[]
+  now: number
+  expandedId: string | null
+  onToggle: (id: string) => void
+  onCopyCode: (code: string) => void
+  renderExpanded: (message: InboxMessage) => ReactNode
+}
+
+/** The inbox: sender, relative time and a 100-character preview; one message expanded at a time. */
+export function MessageList({ messages, now, expandedId, onToggle, onCopyCode, renderExpanded }: MessageListProps) {
+  const { t } = useTranslation('email')
+  return (
+    <ul className="divide-y divide-slate-200 overflow-hidden rounded-lg border border-slate-200 dark:divide-slate-700 dark:border-slate-700">
+      {messages.map((message) => {
+        const expanded = message.id === expandedId
+        const { name, address } = parseSender(message.sender)
+        const age = relativeTime(message.receivedAt, now)
+        const panelId = `message-panel-${message.id}`
+        return (
+          <li key={message.id} data-testid="inbox-message" className={expanded ? 'bg-slate-50 dark:bg-slate-800/60' : undefined}>
+            <button
+              type="button"
+              aria-expanded={expanded}
+              aria-controls={expanded ? panelId : undefined}
+              onClick={() => onToggle(message.id)}
+              className="block w-full px-3 py-3 text-start hover:bg-slate-50 focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-blue-600 sm:px-4 dark:hover:bg-slate-800"
+            >
+              <span className="flex items-baseline justify-between gap-2">
+                <span className="min-w-0 truncate font-medium text-slate-900 dark:text-slate-100" title={address}>
+                  {name ?? address}
+                </span>
+                <time dateTime={message.receivedAt} className="shrink-0 text-xs text-slate-500 dark:text-slate-400">
+                  {t(`ago.${age.unit}`, { count: age.value })}
+                </time>
+              </span>
+              <span className="mt-0.5 flex items-center gap-1 truncate text-sm text-slate-800 dark:text-slate-200">
+                {message.attachmentCount > 0 && <Paperclip className="h-3 w-3 shrink-0" aria-label={t('hasAttachments')} />}
+                <span className="truncate">{message.subject || t('noSubject')}</span>
+              </span>
+              <span className="mt-0.5 block break-words text-sm text-slate-500 dark:text-slate-400">{messagePreview(message.content)}</span>
+            </button>
+            <VerificationActions verification={message.verification} onCopy={onCopyCode} />
+            {expanded && (
+              <div id={panelId} className="border-t border-slate-200 dark:border-slate-700">
+                {renderExpanded(message)}
+              </div>
+            )}
+          </li>
+        )
+      })}
+    </ul>
+  )
+}

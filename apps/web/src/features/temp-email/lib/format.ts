@@ -1,0 +1,38 @@
+/** Number of body characters the inbox preview shows (spec §2). */
+export const PREVIEW_LENGTH = 100
+
+/** First 100 characters of the body followed by an ellipsis; whitespace runs collapse to one space. */
+export function messagePreview(content: string): string {
+  const flat = content.replace(/\s+/g, ' ').trim()
+  return `${flat.slice(0, PREVIEW_LENGTH)}...`
+}
+
+export type RelativeUnit = 's' | 'm' | 'h' | 'd'
+
+/** Elapsed time in the largest whole unit of s, m, h or d; future dates count as 0 s (clock skew). */
+export function relativeTime(date: Date | string | number, now: number = Date.now()): { value: number; unit: RelativeUnit } {
+  const then = date instanceof Date ? date.getTime() : typeof date === 'number' ? date : Date.parse(date)
+  const seconds = Math.max(0, Math.floor((now - then) / 1000))
+  if (seconds < 60) return { value: seconds, unit: 's' }
+  const minutes = Math.floor(seconds / 60)
+  if (minutes < 60) return { value: minutes, unit: 'm' }
+  const hours = Math.floor(minutes / 60)
+  if (hours < 24) return { value: hours, unit: 'h' }
+  return { value: Math.floor(hours / 24), unit: 'd' }
+}
+
+/** "23:59:07" style countdown to the expiry; "00:00:00" once passed. */
+export function countdown(expiresAt: number, now: number = Date.now()): string {
+  const total = Math.max(0, Math.floor((expiresAt - now) / 1000))
+  const h = Math.floor(total / 3600)
+  const m = Math.floor((total % 3600) / 60)
+  const s = total % 60
+  return [h, m, s].map((n) => String(n).padStart(2, '0')).join(':')
+}
+
+/** Splits "Name <address>" into its parts; a bare address has no name. */
+export function parseSender(sender: string): { name: string | null; address: string } {
+  const match = /^\s*"?([^"<]*?)"?\s*<([^>]+)>\s*$/.exec(sender)
+  if (!match) return { name: null, address: sender.trim() }
+  return { name: match[1] ? match[1] : null, address: match[2]! }
+}
