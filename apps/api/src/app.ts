@@ -6,7 +6,14 @@ import dbPlugin from './plugins/db.js'
 import errorHandler from './plugins/error-handler.js'
 import healthRoutes from './routes/health.js'
 import webStatic from './plugins/web-static.js'
+import swaggerPlugin from './plugins/swagger.js'
+import mailEvents from './plugins/mail-events.js'
+import sweeper from './plugins/sweeper.js'
+import emailRoutes from './routes/email/index.js'
 import geoipPlugin from './plugins/geoip.js'
+import linkRoutes from './routes/links/index.js'
+import ipRoutes from './routes/ip/index.js'
+import shortRedirectRoutes from './routes/short/index.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -38,12 +45,22 @@ export async function buildApp(config: Config): Promise<App> {
   await app.register(rateLimit, { global: false })
   await app.register(geoipPlugin, { preload: config.geoipPreload })
 
+  // Before any route, so the OpenAPI document sees them all.
+  await app.register(swaggerPlugin)
+  await app.register(mailEvents)
+  await app.register(sweeper)
+
   await app.register(
     async (api) => {
       await api.register(healthRoutes)
+      await api.register(emailRoutes)
+      await api.register(linkRoutes)
+      await api.register(ipRoutes)
     },
     { prefix: '/api' },
   )
+  // Short links stay short (/s/{code}, outside /api) and come before the web app's catch-all.
+  await app.register(shortRedirectRoutes)
   if (config.webDistDir) await app.register(webStatic, { root: config.webDistDir })
   return app
 }

@@ -1,0 +1,24 @@
+import fp from 'fastify-plugin'
+import swagger from '@fastify/swagger'
+import swaggerUi from '@fastify/swagger-ui'
+
+/** OpenAPI built from the route schemas (the same TypeBox schemas that validate); UI at /api/docs. */
+export default fp(
+  async (app) => {
+    await app.register(swagger, {
+      openapi: {
+        openapi: '3.0.3',
+        info: {
+          title: 'Tempbox API',
+          version: '1.0.0',
+          description:
+            'Temporary email addresses over HTTP: generate an address, point any SMTP client at our server, then read, ' +
+            'wait for, or stream what arrives. Errors are JSON `{error, code}` where `error` is a sentence a person reads.',
+        },
+        tags: [{ name: 'email', description: 'Temporary addresses and their mail' }, { name: 'health' }],
+      },
+    })
+    await app.register(swaggerUi, { routePrefix: '/api/docs' })
+  },
+  { name: 'swagger' },
+)

@@ -1,0 +1,72 @@
+import type { Db, MessageRow } from '@tempbox/db'
+
+/** Everything but the raw source, which only the download needs. */
+export type MessageSummaryRow = Omit<MessageRow, 'raw'>
+
+const SUMMARY_COLUMNS = [
+  'id', 'inbox_id', 'from_name', 'from_address', 'recipients', 'subject', 'text', 'html', 'sent_at', 'received_at',
+  'size', 'headers', 'attachment_count',
+] as const
+
+export async function listInboxMessages(db: Db, inboxId: number): Promise<MessageSummaryRow[]> {
+  return db
+    .selectFrom('message')
+    .select(SUMMARY_COLUMNS)
+    .where('inbox_id', '=', inboxId)
+    .orderBy('received_at', 'desc')
+    .orderBy('id', 'desc')
+    .execute()
+}
+
+export async function findMessage(db: Db, inboxId: number, id: number): Promise<MessageSummaryRow | undefined> {
+  return db.selectFrom('message').select(SUMMARY_COLUMNS).where('id', '=', id).where('inbox_id', '=', inboxId).executeTakeFirst()
+}
+
+export async function findRawMessage(db: Db, inboxId: number, id: number): Promise<Pick<MessageRow, 'id' | 'subject' | 'raw'> | undefined> {
+  return db.selectFrom('message').select(['id', 'subject', 'raw']).where('id', '=', id).where('inbox_id', '=', inboxId).executeTakeFirst()
+}
+
+/** The oldest message in the inbox newer than `afterId`, for the long poll. */
+export async function findFirstMessageAfter(db: Db, inboxId: number, afterId: number): Promise<MessageSummaryRow | undefined> {
+  return db
+    .selectFrom('message')
+    .select(SUMMARY_COLUMNS)
+    .where('inbox_id', '=', inboxId)
+    .where('id', '>', afterId)
+    .orderBy('id', 'asc')
+    .limit(1)
+    .executeTakeFirst()
+}
+
+export async function listMessagesAfter(db: Db, inboxId: number, afterId: number): Promise<MessageSummaryRow[]> {
+  return db.selectFrom('message').select(SUMMARY_COLUMNS).where('inbox_id', '=', inboxId).where('id', '>', afterId).orderBy('id', 'asc').execute()
+}
+
+/** New messages across all inboxes since `afterId` (ids only): what the change watcher fans out. */
+export async function listNewMessageIds(db: Db, afterId: number, limit: number): Promise<{ id: number; inbox_id: number }[]> {
+  return db.selectFrom('message').select(['id', 'inbox_id']).where('id', '>', afterId).orderBy('id', 'asc').limit(limit).execute()
+}
+
+export async function findMessagesByIds(db: Db, ids: number[]): Promise<MessageSummaryRow[]> {
+  if (ids.length === 0) return []
+  return db.selectFrom('message').select(SUMMARY_COLUMNS).where('id', 'in', ids).orderBy('id', 'asc').execute()
+}
+
+export async function maxMessageId(db: Db): Promise<number> {
+  const row = await db.selectFrom('message').select((eb) => eb.fn.max<number | null>('id').as('max')).executeTakeFirst()
+  return row?.max ?? 0
+}
+
+export async function maxInboxMessageId(db: Db, inboxId: number): Promise<number> {
+  const row = await db
+    .selectFrom('message')
+    .select((eb) => eb.fn.max<number | null>('id').as('max'))
+    .where('inbox_id', '=', inboxId)
+    .executeTakeFirst()
+  return row?.max ?? 0
+}
+
+export async function deleteMessage(db: Db, inboxId: number, id: number): Promise<boolean> {
+  const result = await db.deleteFrom('message').where('id', '=', id).where('inbox_id', '=', inboxId).executeTakeFirst()
+  return Number(result.numDeletedRows) > 0
+}

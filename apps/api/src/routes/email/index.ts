@@ -1,0 +1,66 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { Type } from 'typebox'
+import { DomainsResponse, ErrorBody, GenerateEmailBody, GenerateEmailResponse, InboxResponse } from '@tempbox/types'
+import { AddressParams, addressErrors } from './schemas.js'
+import messageRoutes from './messages.js'
+import liveRoutes from './live.js'
+
+/** The temporary-email API. Thin: rules live in InboxService. */
+const emailRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const inboxes = app.inboxService
+
+  app.post(
+    '/email/generate',
+    {
+      schema: {
+        tags: ['email'],
+        summary: 'Create a temporary address (random, or a name you choose); it expires after 24 hours',
+        body: GenerateEmailBody,
+        response: { 200: GenerateEmailResponse, 400: ErrorBody, 409: ErrorBody, 429: ErrorBody },
+      },
+      // The body is optional: no body means a random name on the default domain.
+      preValidation: async (request) => {
+        request.body ??= {}
+      },
+    },
+    async (request) => {
+      const body = request.body
+      // userId stays null until the accounts feature sets the signed-in owner on the request.
+      return inboxes.createInbox({ ip: request.ip, localPart: body.localPart, domain: body.domain, userId: null })
+    },
+  )
+
+  app.get(
+    '/email/domains',
+    { schema: { tags: ['email'], summary: 'Domains we receive mail for', response: { 200: DomainsResponse } } },
+    async () => ({ domains: [...inboxes.domains()] }),
+  )
+
+  app.get(
+    '/email/:address',
+    {
+      schema: {
+        tags: ['email'],
+        summary: 'The messages of an address, newest first',
+        params: AddressParams,
+        querystring: Type.Object({
+          refresh: Type.Optional(Type.String({ description: 'Accepted for compatibility; every read is fresh.' })),
+          t: Type.Optional(Type.String({ description: 'Cache buster; ignored.' })),
+        }),
+        response: { 200: InboxResponse, ...addressErrors },
+      },
+      // The access log line per poll is the main per-request cost once the listing is cached.
+      logLevel: 'warn',
+    },
+    async (request, reply) => {
+      const inbox = await inboxes.getInbox(request.params.address)
+      const json = await inboxes.listingJsonFor(inbox)
+      return reply.header('Cache-Control', 'no-store').type('application/json; charset=utf-8').serializer((p: unknown) => p as string).send(json as never)
+    },
+  )
+
+  await app.register(messageRoutes)
+  await app.register(liveRoutes)
+}
+
+export default emailRoutes

@@ -1,0 +1,145 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { Type } from 'typebox'
+import { WaitQuery, WaitResponse } from '@tempbox/types'
+import type { InboxEvent } from '../../services/mail-watcher.js'
+import { toInboxMessage } from '../../services/message-view.js'
+import { AddressParams, addressErrors } from './schemas.js'
+
+/** Comment line often enough that proxies with idle timeouts or buffers keep the stream open and flushed. */
+const HEARTBEAT_MS = 15_000
+/** Reconnect hint for EventSource after a dropped stream. */
+const RETRY_MS = 3_000
+
+/** Push (Server-Sent Events) and long-poll views of an inbox, both fed by the one MailWatcher. */
+const liveRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const inboxes = app.inboxService
+  const watcher = app.mailWatcher
+  /** Open streams and waits end when the app closes, so shutdown never hangs on them. */
+  const closers = new Set<() => void>()
+  app.addHook('preClose', async () => {
+    for (const close of [...closers]) close()
+  })
+
+  app.get(
+    '/email/:address/events',
+    {
+      schema: {
+        tags: ['email'],
+        summary: 'Server-Sent Events: `ready`, then `message` for each new mail, `deleted`, `expired`; heartbeats every 15 s',
+        description:
+          'Send `Last-Event-ID` (EventSource does it on reconnect) to receive the messages that arrived while disconnected. ' +
+          'Event data is JSON: `message` → `{message: InboxMessage}`, `deleted` → `{id}`, `expired` → `{address}`.',
+        params: AddressParams,
+        response: { 200: Type.String({ description: 'text/event-stream' }), ...addressErrors },
+      },
+      logLevel: 'warn',
+    },
+    async (request, reply) => {
+      const inbox = await inboxes.getInbox(request.params.address)
+      await watcher.sync()
+      const lastEventId = Number(request.headers['last-event-id'])
+      let lastSent = Number.isSafeInteger(lastEventId) && lastEventId > 0 ? lastEventId : await inboxes.latestMessageId(inbox)
+
+      reply.hijack()
+      const res = reply.raw
+      res.writeHead(200, {
+        'Content-Type': 'text/event-stream; charset=utf-8',
+        'Cache-Control': 'no-store, no-transform',
+        Connection: 'keep-alive',
+        'X-Accel-Buffering': 'no',
+      })
+      res.socket?.setNoDelay(true)
+      const send = (event: string, data: unknown, id?: number) => {
+        res.write(`${id !== undefined ? `id: ${id}\n` : ''}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`)
+      }
+      res.write(`retry: ${RETRY_MS}\n\n`)
+      send('ready', { address: inbox.address, expiresAt: new Date(inbox.expires_at).toISOString() })
+
+      let closed = false
+      const close = () => {
+        if (closed) return
+        closed = true
+        unsubscribe()
+        clearInterval(heartbeat)
+        clearTimeout(expiry)
+        closers.delete(close)
+        res.end()
+      }
+      const onEvent = (event: InboxEvent) => {
+        if (closed) return
+        if (event.type === 'message') {
+          if (event.row.id <= lastSent) return
+          lastSent = event.row.id
+          send('message', { message: toInboxMessage(event.row) }, event.row.id)
+        } else if (event.type === 'deleted') {
+          send('deleted', { id: String(event.id) })
+        } else {
+          send('expired', { address: inbox.address })
+          close()
+        }
+      }
+      // Subscribe before catching up so nothing committed in between is missed (lastSent drops duplicates).
+      const unsubscribe = watcher.subscribe(inbox.id, onEvent)
+      const heartbeat = setInterval(() => res.write(': ping\n\n'), HEARTBEAT_MS)
+      const expiry = setTimeout(() => onEvent({ type: 'expired' }), Math.min(inbox.expires_at - Date.now(), 2 ** 31 - 1))
+      closers.add(close)
+      res.on('close', close)
+      for (const row of await inboxes.messagesAfter(inbox, lastSent)) onEvent({ type: 'message', row })
+    },
+  )
+
+  app.get(
+    '/email/:address/wait',
+    {
+      schema: {
+        tags: ['email'],
+        summary: 'Long poll: answers as soon as a new message arrives, or after `timeout` seconds',
+        description:
+          'Waits for the first message newer than `since` (a message id; default: the newest message at the time of the ' +
+          'call). Answers 200 `{message, timedOut: false}` with the whole message, including extracted codes and links, ' +
+          'or 200 `{message: null, timedOut: true}` when the timeout passes first.',
+        params: AddressParams,
+        querystring: WaitQuery,
+        response: { 200: WaitResponse, ...addressErrors },
+      },
+      logLevel: 'warn',
+    },
+    async (request, reply) => {
+      const inbox = await inboxes.getInbox(request.params.address)
+      reply.header('Cache-Control', 'no-store')
+      const timeoutMs = (request.query.timeout ?? 30) * 1000
+      await watcher.sync()
+      const since = request.query.since !== undefined ? Number(request.query.since) : await inboxes.latestMessageId(inbox)
+
+      const arrived = await new Promise<number | null>((resolve) => {
+        let done = false
+        const finish = (id: number | null) => {
+          if (done) return
+          done = true
+          unsubscribe()
+          clearTimeout(timer)
+          closers.delete(stop)
+          reply.raw.off('close', stop)
+          resolve(id)
+        }
+        const stop = () => finish(null)
+        const unsubscribe = watcher.subscribe(inbox.id, (event) => {
+          if (event.type === 'message' && event.row.id > since) finish(event.row.id)
+          else if (event.type === 'expired') finish(null)
+        })
+        const timer = setTimeout(stop, timeoutMs)
+        closers.add(stop)
+        reply.raw.on('close', stop)
+        void inboxes.firstMessageAfter(inbox, since).then(
+          (row) => row && finish(row.id),
+          () => undefined,
+        )
+      })
+      if (arrived === null) return { message: null, timedOut: true }
+      const row = await inboxes.firstMessageAfter(inbox, since)
+      return { message: row ? await inboxes.fullMessageFromRow(inbox, row) : null, timedOut: !row }
+    },
+  )
+}
+
+export default liveRoutes

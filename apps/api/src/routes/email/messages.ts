@@ -1,0 +1,92 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { Type } from 'typebox'
+import { ErrorBody, FullMessage } from '@tempbox/types'
+import { attachmentDisposition, emlFilename, safeContentType } from '../../services/content-disposition.js'
+import { AttachmentParams, BinaryBody, MessageParams, addressErrors } from './schemas.js'
+
+/** One message: as JSON, as its raw source, its attachments, and deleting it. */
+const messageRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const inboxes = app.inboxService
+
+  app.get(
+    '/email/:address/messages/:id',
+    {
+      schema: {
+        tags: ['email'],
+        summary: 'A whole message: text, sanitized HTML, headers, attachments, codes and links',
+        params: MessageParams,
+        response: { 200: FullMessage, ...addressErrors },
+      },
+    },
+    async (request, reply) => {
+      const inbox = await inboxes.getInbox(request.params.address)
+      reply.header('Cache-Control', 'no-store')
+      return inboxes.fullMessage(inbox, request.params.id)
+    },
+  )
+
+  app.get(
+    '/email/:address/messages/:id/raw',
+    {
+      schema: {
+        tags: ['email'],
+        summary: 'The message exactly as received (RFC 822 source), as an .eml download',
+        params: MessageParams,
+        response: { 200: BinaryBody('message/rfc822 bytes'), ...addressErrors },
+      },
+    },
+    async (request, reply) => {
+      const inbox = await inboxes.getInbox(request.params.address)
+      const message = await inboxes.rawMessage(inbox, request.params.id)
+      return reply
+        .header('Content-Type', 'message/rfc822')
+        .header('Content-Disposition', attachmentDisposition(emlFilename(message.subject, message.id)))
+        .header('X-Content-Type-Options', 'nosniff')
+        .header('Cache-Control', 'no-store')
+        .send(message.raw)
+    },
+  )
+
+  app.get(
+    '/email/:address/messages/:id/attachments/:n',
+    {
+      schema: {
+        tags: ['email'],
+        summary: 'Download one attachment (always as a download, never rendered)',
+        params: AttachmentParams,
+        response: { 200: BinaryBody('The attachment bytes'), ...addressErrors },
+      },
+    },
+    async (request, reply) => {
+      const inbox = await inboxes.getInbox(request.params.address)
+      const file = await inboxes.attachment(inbox, request.params.id, request.params.n)
+      return reply
+        .header('Content-Type', safeContentType(file.content_type))
+        .header('Content-Disposition', attachmentDisposition(file.filename || `attachment-${file.position}`))
+        .header('X-Content-Type-Options', 'nosniff')
+        // Even if a browser ignored the disposition, nothing in the file may run with our origin.
+        .header('Content-Security-Policy', "default-src 'none'; sandbox")
+        .header('Cache-Control', 'private, max-age=3600')
+        .send(file.content)
+    },
+  )
+
+  app.delete(
+    '/email/:address/messages/:id',
+    {
+      schema: {
+        tags: ['email'],
+        summary: 'Delete a message',
+        params: MessageParams,
+        response: { 204: Type.Null({ description: 'Deleted.' }), 400: ErrorBody, 404: ErrorBody },
+      },
+    },
+    async (request, reply) => {
+      const inbox = await inboxes.getInbox(request.params.address)
+      await inboxes.deleteMessage(inbox, request.params.id)
+      return reply.status(204).send(null)
+    },
+  )
+}
+
+export default messageRoutes

@@ -1,0 +1,204 @@
+import type { Db, InboxRow } from '@tempbox/db'
+import type { FullMessage, GenerateEmailResponse } from '@tempbox/types'
+import type { Config } from '../config.js'
+import { AppError } from '../errors.js'
+import { deleteExpiredInboxes, findInboxByAddress, insertInbox } from '../repositories/inbox-repository.js'
+import {
+  deleteMessage,
+  findFirstMessageAfter,
+  findMessage,
+  findRawMessage,
+  listInboxMessages,
+  listMessagesAfter,
+  maxInboxMessageId,
+  type MessageSummaryRow,
+} from '../repositories/message-repository.js'
+import { findAttachment, listAttachments } from '../repositories/attachment-repository.js'
+import { parseAddress, randomLocalPart, validateLocalPart } from './address.js'
+import { AddressLimiter } from './ip-limits.js'
+import { forgetInboxMessage, toFullMessage, toInboxMessage } from './message-view.js'
+import type { MailWatcher } from './mail-watcher.js'
+
+const INBOX_NOT_FOUND = 'This address does not exist or has expired. Generate a new one.'
+const MAX_CACHED_INBOXES = 10_000
+
+export interface CreateInboxInput {
+  /** Client IP, used only for the in-memory per-IP limits. */
+  ip: string
+  localPart?: string
+  domain?: string
+  /** Owner account when the request was signed in; null for anonymous addresses. */
+  userId?: number | null
+}
+
+/**
+ * The temporary-email rules: creating addresses, reading inboxes and messages, expiry.
+ * Inbox listings are cached as ready JSON per inbox (polling tabs ask far more often than mail arrives); the
+ * watcher drops an inbox's entry whenever a message for it is committed, and every read first brings the watcher
+ * up to date, so a cached listing is never older than the latest commit.
+ */
+export class InboxService {
+  readonly limiter: AddressLimiter
+  private readonly inboxByAddress = new Map<string, InboxRow>()
+  private readonly listingJson = new Map<number, string>()
+  /** Bumped on every inbox change, so a listing built while a message arrived is not cached. */
+  private changes = 0
+
+  constructor(
+    private readonly db: Db,
+    private readonly config: Config,
+    readonly watcher: MailWatcher,
+  ) {
+    this.limiter = new AddressLimiter(config.maxActiveAddressesPerIp, config.maxGeneratedPerHourPerIp)
+    watcher.onInboxChange((inboxId) => {
+      this.changes++
+      this.listingJson.delete(inboxId)
+    })
+  }
+
+  domains(): readonly string[] {
+    return this.config.mailDomains
+  }
+
+  async createInbox(input: CreateInboxInput): Promise<GenerateEmailResponse> {
+    const domain = (input.domain ?? this.config.mailDomains[0]!).trim().toLowerCase()
+    if (!this.config.mailDomains.includes(domain)) {
+      throw new AppError('domain_not_served', `We don't receive mail for "${domain}". Choose one of: ${this.config.mailDomains.join(', ')}.`, {
+        domain: 'Choose one of the listed domains.',
+      })
+    }
+    const chosen = input.localPart !== undefined ? validateLocalPart(input.localPart) : null
+    this.limiter.check(input.ip)
+    const now = Date.now()
+    const expiresAt = now + this.config.addressTtlMs
+    // A random name collides with probability ~n/2^60; a few retries make a clash a non-event.
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const localPart = chosen ?? randomLocalPart()
+      const address = `${localPart}@${domain}`
+      const row = await insertInbox(this.db, { address, localPart, domain, userId: input.userId ?? null, createdAt: now, expiresAt })
+      if (row) {
+        this.limiter.record(input.ip, expiresAt, now)
+        return { email: address, expiresAt: new Date(expiresAt).toISOString() }
+      }
+      if (chosen) {
+        // An expired address the sweep has not removed yet is free again.
+        const existing = await findInboxByAddress(this.db, address)
+        if (existing && existing.expires_at <= now) {
+          await deleteExpiredInboxes(this.db, now)
+          this.forgetInbox(existing)
+          attempt--
+          continue
+        }
+        throw new AppError('address_taken', `The address ${address} is already taken. Please choose another name.`, { localPart: 'This name is taken.' })
+      }
+    }
+    throw new AppError('internal', 'Could not create an address. Please try again.')
+  }
+
+  /** The live inbox for an address from a URL: 400 when malformed, 404 when unknown or expired (even before the sweep). */
+  async getInbox(rawAddress: string): Promise<InboxRow> {
+    const { address } = parseAddress(rawAddress)
+    let inbox = this.inboxByAddress.get(address)
+    if (!inbox) {
+      inbox = await findInboxByAddress(this.db, address)
+      if (inbox) this.rememberInbox(inbox)
+    }
+    if (!inbox || inbox.expires_at <= Date.now()) throw new AppError('inbox_not_found', INBOX_NOT_FOUND)
+    return inbox
+  }
+
+  private rememberInbox(inbox: InboxRow): void {
+    if (this.inboxByAddress.size >= MAX_CACHED_INBOXES) {
+      const oldest = this.inboxByAddress.keys().next().value
+      if (oldest !== undefined) this.inboxByAddress.delete(oldest)
+    }
+    this.inboxByAddress.set(inbox.address, inbox)
+  }
+
+  private forgetInbox(inbox: Pick<InboxRow, 'id' | 'address'>): void {
+    this.inboxByAddress.delete(inbox.address)
+    this.listingJson.delete(inbox.id)
+  }
+
+  /** `{messages}` newest first, as a JSON string ready to send. */
+  async listingJsonFor(inbox: InboxRow): Promise<string> {
+    await this.watcher.sync()
+    const cached = this.listingJson.get(inbox.id)
+    if (cached !== undefined) return cached
+    const before = this.changes
+    const rows = await listInboxMessages(this.db, inbox.id)
+    const json = JSON.stringify({ messages: rows.map(toInboxMessage) })
+    // Only cache when nothing was committed meanwhile: otherwise the next read rebuilds it.
+    await this.watcher.sync()
+    if (this.changes === before) {
+      if (this.listingJson.size >= MAX_CACHED_INBOXES) this.listingJson.clear()
+      this.listingJson.set(inbox.id, json)
+    }
+    return json
+  }
+
+  private async messageRow(inbox: InboxRow, rawId: string): Promise<MessageSummaryRow> {
+    const id = Number(rawId)
+    const row = Number.isSafeInteger(id) ? await findMessage(this.db, inbox.id, id) : undefined
+    if (!row) throw new AppError('message_not_found', 'This message does not exist. It may have been deleted.')
+    return row
+  }
+
+  async fullMessage(inbox: InboxRow, rawId: string): Promise<FullMessage> {
+    const row = await this.messageRow(inbox, rawId)
+    return toFullMessage(inbox.address, row, await listAttachments(this.db, row.id))
+  }
+
+  async fullMessageFromRow(inbox: InboxRow, row: MessageSummaryRow): Promise<FullMessage> {
+    return toFullMessage(inbox.address, row, await listAttachments(this.db, row.id))
+  }
+
+  async rawMessage(inbox: InboxRow, rawId: string): Promise<{ id: number; subject: string; raw: Buffer }> {
+    const id = Number(rawId)
+    const row = Number.isSafeInteger(id) ? await findRawMessage(this.db, inbox.id, id) : undefined
+    if (!row) throw new AppError('message_not_found', 'This message does not exist. It may have been deleted.')
+    return row
+  }
+
+  async attachment(inbox: InboxRow, rawId: string, index: number) {
+    const row = await this.messageRow(inbox, rawId)
+    const attachment = await findAttachment(this.db, row.id, index)
+    if (!attachment) throw new AppError('attachment_not_found', 'This attachment does not exist.')
+    return attachment
+  }
+
+  async deleteMessage(inbox: InboxRow, rawId: string): Promise<void> {
+    const id = Number(rawId)
+    const deleted = Number.isSafeInteger(id) && (await deleteMessage(this.db, inbox.id, id))
+    if (!deleted) throw new AppError('message_not_found', 'This message does not exist. It may have been deleted.')
+    forgetInboxMessage(id)
+    this.watcher.messageDeleted(inbox.id, id)
+  }
+
+  /** Messages newer than `afterId` (SSE catch-up after a reconnect). */
+  async messagesAfter(inbox: InboxRow, afterId: number): Promise<MessageSummaryRow[]> {
+    return listMessagesAfter(this.db, inbox.id, afterId)
+  }
+
+  async firstMessageAfter(inbox: InboxRow, afterId: number): Promise<MessageSummaryRow | undefined> {
+    return findFirstMessageAfter(this.db, inbox.id, afterId)
+  }
+
+  async latestMessageId(inbox: InboxRow): Promise<number> {
+    return maxInboxMessageId(this.db, inbox.id)
+  }
+
+  /** Deletes expired inboxes (and by cascade their mail); tells open streams. */
+  async sweep(now = Date.now()): Promise<number> {
+    const ids = await deleteExpiredInboxes(this.db, now)
+    for (const [address, inbox] of this.inboxByAddress) if (inbox.expires_at <= now) this.inboxByAddress.delete(address)
+    for (const id of ids) {
+      this.listingJson.delete(id)
+      this.watcher.inboxExpired(id)
+    }
+    this.limiter.sweep(now)
+    return ids.length
+  }
+}
+
+export { toInboxMessage }

@@ -1,0 +1,66 @@
+import { createHmac, randomBytes } from 'node:crypto'
+import { AppError } from '../errors.js'
+
+const HOUR_MS = 3_600_000
+
+interface Entry {
+  /** Creation times within the last hour. */
+  generated: number[]
+  /** Expiry times of the addresses this client still has alive. */
+  activeUntil: number[]
+}
+
+/**
+ * Per-client limits on address generation (spec §9). Memory only, and keyed by an HMAC of the IP under a key that
+ * lives only in this process, so not even the limiter's memory holds a raw IP. Entries vanish once they hold nothing.
+ */
+export class AddressLimiter {
+  private readonly key = randomBytes(32)
+  private readonly entries = new Map<string, Entry>()
+
+  constructor(
+    private readonly maxActive: number,
+    private readonly maxPerHour: number,
+  ) {}
+
+  private keyOf(ip: string): string {
+    return createHmac('sha256', this.key).update(ip).digest('base64url')
+  }
+
+  private prune(entry: Entry, now: number): void {
+    entry.generated = entry.generated.filter((t) => t > now - HOUR_MS)
+    entry.activeUntil = entry.activeUntil.filter((t) => t > now)
+  }
+
+  /** Throws 429 when the client may not generate another address now. */
+  check(ip: string, now = Date.now()): void {
+    const entry = this.entries.get(this.keyOf(ip))
+    if (!entry) return
+    this.prune(entry, now)
+    if (entry.generated.length >= this.maxPerHour) {
+      throw new AppError('rate_limited', `You can create at most ${this.maxPerHour} addresses per hour. Please try again later.`)
+    }
+    if (entry.activeUntil.length >= this.maxActive) {
+      throw new AppError(
+        'too_many_active_addresses',
+        `You already have ${this.maxActive} active addresses. Please wait until one expires before creating another.`,
+      )
+    }
+  }
+
+  record(ip: string, expiresAt: number, now = Date.now()): void {
+    const k = this.keyOf(ip)
+    const entry = this.entries.get(k) ?? { generated: [], activeUntil: [] }
+    entry.generated.push(now)
+    entry.activeUntil.push(expiresAt)
+    this.entries.set(k, entry)
+  }
+
+  /** Drops entries that no longer limit anything (called by the sweeper). */
+  sweep(now = Date.now()): void {
+    for (const [k, entry] of this.entries) {
+      this.prune(entry, now)
+      if (entry.generated.length === 0 && entry.activeUntil.length === 0) this.entries.delete(k)
+    }
+  }
+}

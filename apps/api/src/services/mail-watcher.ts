@@ -1,0 +1,150 @@
+import { createDb, type Db } from '@tempbox/db'
+import { findMessagesByIds, listNewMessageIds, maxMessageId, type MessageSummaryRow } from '../repositories/message-repository.js'
+
+export type InboxEvent = { type: 'message'; row: MessageSummaryRow } | { type: 'deleted'; id: number } | { type: 'expired' }
+export type InboxListener = (event: InboxEvent) => void
+
+type Probe = ReturnType<typeof createDb>['sqlite']
+
+const BATCH = 500
+
+/**
+ * Notices messages that mail-ingest (another process) commits to the shared SQLite file, and fans them out by inbox:
+ * one watcher for every open stream and long poll. It asks SQLite's `PRAGMA data_version` on a connection of its own
+ * every ~25 ms — a few microseconds that change only when another connection committed — and only then reads the
+ * messages with an id above the last one seen. Ids are assigned inside the single-writer transaction, so they commit
+ * in order and "id > last seen" misses nothing.
+ * An in-memory database (tests) has no second connection: there every check reads `max(id)` instead.
+ */
+export class MailWatcher {
+  private probe: Probe | null = null
+  private version = -1
+  private lastId = 0
+  private running: Promise<void> | null = null
+  private timer: NodeJS.Timeout | null = null
+  private readonly listeners = new Map<number, Set<InboxListener>>()
+  private readonly changeHandlers = new Set<(inboxId: number) => void>()
+
+  constructor(
+    private readonly db: Db,
+    private readonly dbPath: string,
+    private readonly intervalMs = 25,
+  ) {}
+
+  async start(): Promise<void> {
+    if (this.dbPath !== ':memory:') {
+      this.probe = createDb({ path: this.dbPath }).sqlite
+      this.version = this.readVersion()
+    }
+    this.lastId = await maxMessageId(this.db)
+    this.timer = setInterval(() => {
+      void this.sync().catch(() => undefined)
+    }, this.intervalMs)
+    this.timer.unref()
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer)
+    this.timer = null
+    this.probe?.close()
+    this.probe = null
+  }
+
+  private readVersion(): number {
+    return this.probe!.pragma('data_version', { simple: true }) as number
+  }
+
+  /** True when another connection may have committed since the last check. */
+  private changed(): boolean {
+    if (!this.probe) return true
+    const v = this.readVersion()
+    if (v === this.version) return false
+    this.version = v
+    return true
+  }
+
+  /**
+   * Brings the watcher up to date with every commit made before this call. Cheap when nothing changed.
+   * If a read is already under way it started after the last version change, so waiting for it is enough.
+   */
+  sync(): Promise<void> {
+    if (!this.changed()) return this.running ?? Promise.resolve()
+    const previous = this.running ?? Promise.resolve()
+    const next: Promise<void> = previous
+      .then(() => this.readNew())
+      .finally(() => {
+        if (this.running === next) this.running = null
+      })
+    this.running = next
+    return next
+  }
+
+  private async readNew(): Promise<void> {
+    for (;;) {
+      const rows = await listNewMessageIds(this.db, this.lastId, BATCH)
+      if (rows.length === 0) return
+      this.lastId = rows[rows.length - 1]!.id
+      const watched: number[] = []
+      const inboxes = new Set<number>()
+      for (const r of rows) {
+        inboxes.add(r.inbox_id)
+        if (this.listeners.has(r.inbox_id)) watched.push(r.id)
+      }
+      for (const inboxId of inboxes) this.changeHandlers.forEach((h) => h(inboxId))
+      if (watched.length > 0) {
+        for (const row of await findMessagesByIds(this.db, watched)) this.emit(row.inbox_id, { type: 'message', row })
+      }
+      if (rows.length < BATCH) return
+    }
+  }
+
+  private emit(inboxId: number, event: InboxEvent): void {
+    const set = this.listeners.get(inboxId)
+    if (!set) return
+    for (const listener of [...set]) {
+      try {
+        listener(event)
+      } catch {
+        // one broken subscriber must not starve the others
+      }
+    }
+  }
+
+  /** Subscribes to one inbox; returns the unsubscribe function. */
+  subscribe(inboxId: number, listener: InboxListener): () => void {
+    let set = this.listeners.get(inboxId)
+    if (!set) {
+      set = new Set()
+      this.listeners.set(inboxId, set)
+    }
+    set.add(listener)
+    return () => {
+      const current = this.listeners.get(inboxId)
+      if (!current) return
+      current.delete(listener)
+      if (current.size === 0) this.listeners.delete(inboxId)
+    }
+  }
+
+  /** Called with each inbox whose messages changed (cache invalidation). */
+  onInboxChange(handler: (inboxId: number) => void): void {
+    this.changeHandlers.add(handler)
+  }
+
+  /** Changes made by this process that the id watermark cannot see. */
+  messageDeleted(inboxId: number, id: number): void {
+    this.changeHandlers.forEach((h) => h(inboxId))
+    this.emit(inboxId, { type: 'deleted', id })
+  }
+
+  inboxExpired(inboxId: number): void {
+    this.changeHandlers.forEach((h) => h(inboxId))
+    this.emit(inboxId, { type: 'expired' })
+  }
+
+  subscriberCount(): number {
+    let n = 0
+    for (const set of this.listeners.values()) n += set.size
+    return n
+  }
+}

@@ -1,0 +1,151 @@
+import type { Verification, VerificationLink } from '@tempbox/types'
+
+/**
+ * Words that announce a one-time code, in the site's languages. Matched case-insensitively; a code counts only when
+ * one of these is close to it, which is what keeps dates, prices, phone and order numbers out.
+ */
+const CODE_WORDS = [
+  // en
+  'code', 'otp', 'one-time', 'one time', 'passcode', 'pin', 'verification', 'verify', 'security code', 'confirmation',
+  'token', 'password', 'login', 'sign-in', 'sign in', '2fa', 'two-factor', 'authentication',
+  // es / pt / it / fr / de / nl / sv / no / da / pl / tr / id / vi
+  'código', 'codigo', 'verificación', 'verificação', 'codice', 'verifica', 'vérification', 'mot de passe', 'bestätigung',
+  'bestätigungscode', 'sicherheitscode', 'kennwort', 'verificatie', 'verificatiecode', 'kod', 'koden', 'kode', 'bekräftelse',
+  'bekreftelse', 'weryfikac', 'doğrulama', 'dogrulama', 'şifre', 'sifre', 'kode verifikasi', 'mã xác nhận', 'mã xác minh', 'mã',
+  // ru / el / he / ar / hi / ur / th / zh / ja / ko
+  'код', 'подтвержд', 'пароль', 'κωδικ', 'επαλήθευσ', 'קוד', 'אימות', 'رمز', 'التحقق', 'कोड', 'सत्यापन', 'ओटीपी', 'کوڈ',
+  'تصدیق', 'รหัส', 'ยืนยัน', '验证码', '驗證碼', '校验码', '动态码', '認証コード', '確認コード', 'ワンタイム', 'コード', '인증',
+  '코드', '보안',
+]
+const CODE_WORD_RE = new RegExp(CODE_WORDS.map(escapeRe).sort((a, b) => b.length - a.length).join('|'), 'giu')
+
+/** Words that make a nearby number something else than a code. */
+const NOT_CODE_BEFORE =
+  /(order|invoice|receipt|ticket|case|reference|ref\.?|tracking|account|acct|customer|member|booking|confirmation number|no\.|nr\.?|number|#|phone|tel\.?|call|fax|mobile|zip|postal|suite|room|flight|seat|id:|pedido|commande|bestellung|rechnung|заказ|订单|注文)\s*[:#]?\s*$/i
+const CURRENCY = /[$€£¥₹₽₩₺฿]|\b(usd|eur|gbp|jpy|inr|rub|cad|aud|chf)\b/i
+
+/** Candidate codes: 4–8 digits (optionally split once by a space or dash), or 6–8 upper-case letters mixed with digits. */
+const CANDIDATE_RE = /(?<![\p{L}\p{N}\-/.:,$€£¥#+])(\d{3,4}[ -]\d{3,4}|\d{4,8}|(?=[A-Z0-9]*\d)(?=[A-Z0-9]*[A-Z])[A-Z0-9]{6,8})(?![\p{L}\p{N}/%]|[.,:]\d|-\d)/gu
+
+/** How far (characters) a code may be from its announcing word. */
+const WINDOW = 80
+
+interface Scored {
+  code: string
+  score: number
+  at: number
+}
+
+/** Extracts one-time codes from the subject and text of a message, most likely first. */
+export function extractCodes(subject: string, text: string): string[] {
+  const found = new Map<string, Scored>()
+  const sources = [subject, text.slice(0, 20_000)]
+  sources.forEach((src, sourceIndex) => {
+    if (!src) return
+    const keywordAt: number[] = []
+    for (const m of src.matchAll(CODE_WORD_RE)) {
+      const word = m[0].toLowerCase()
+      // Latin-script words must stand alone ("pin" not in "spinning", "code" not in "barcode").
+      const latin = /^[a-z0-9 -]+$/.test(word)
+      if (latin) {
+        const before = src[m.index - 1] ?? ' '
+        const after = src[m.index + m[0].length] ?? ' '
+        if (/[\p{L}]/u.test(before) || (/[\p{L}]/u.test(after) && !/^(code|kod|kode)$/.test(word))) continue
+      }
+      keywordAt.push(m.index)
+    }
+    if (keywordAt.length === 0) return
+    for (const m of src.matchAll(CANDIDATE_RE)) {
+      const raw = m[0]
+      const at = m.index
+      const distance = Math.min(...keywordAt.map((k) => Math.abs(k - at)))
+      if (distance > WINDOW) continue
+      if (!plausibleCode(src, raw, at)) continue
+      const code = raw.replace(/[ -]/g, '')
+      const score = distance + sourceIndex * 5 + (/[A-Z]/.test(code) ? 10 : 0)
+      const prev = found.get(code)
+      if (!prev || prev.score > score) found.set(code, { code, score, at: sourceIndex * 1e6 + at })
+    }
+  })
+  return [...found.values()].sort((a, b) => a.score - b.score || a.at - b.at).slice(0, 3).map((s) => s.code)
+}
+
+function plausibleCode(src: string, raw: string, at: number): boolean {
+  const before = src.slice(Math.max(0, at - 40), at)
+  const after = src.slice(at + raw.length, at + raw.length + 12)
+  if (NOT_CODE_BEFORE.test(before)) return false
+  if (CURRENCY.test(before.slice(-5)) || CURRENCY.test(after.slice(0, 5))) return false
+  // Years and dates: "2024", "12/05/2024", "May 2024", "2024-05-12".
+  const digits = raw.replace(/[ -]/g, '')
+  if (/^(19|20)\d\d$/.test(digits) && !/[:：]\s*$/.test(before)) return false
+  if (/\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s*\d{0,2},?\s*$/i.test(before)) return false
+  // Phone numbers: a leading "+", "(0xx)" or more digit groups around it.
+  if (/(\+|\(\d{1,4}\)|\d[ -])\s*$/.test(before) || /^[ -]\d{2,}/.test(after)) return false
+  // Times and units: "1200 pm", "2048 MB", "1500 km".
+  if (/^\s*(am|pm|h|hrs?|min|mins|ms|kb|mb|gb|tb|km|m|kg|g|lbs?|px|%|st|nd|rd|th)\b/i.test(after)) return false
+  return true
+}
+
+const LINK_WORDS =
+  /(verif|confirm|activat|validat|magic|sign[-_ ]?in|signin|log[-_ ]?in|login|auth|token|otp|reset|passwordless|one[-_]?time|onboard|welcome\/|invite|accept|bestätig|confirmer|confirmar|verificar|verifica|conferma|bevestig|bekräfta|bekreft|bekræft|potwierdź|doğrula|подтверд|войти|確認|認証|验证|確認|인증|تأكيد|אמת|אשר|ยืนยัน|xác nhận|verifikasi|επιβεβαίω|पुष्टि)/i
+const NOT_LINK = /(unsubscribe|opt[-_]?out|preferences|privacy|terms|policy|support|help|facebook|twitter|instagram|linkedin|youtube|tiktok|\.(png|jpe?g|gif|svg|css|js)(\?|$))/i
+
+/** Finds verification, confirmation and sign-in links in the HTML (with their text) or, failing that, in the text. */
+export function extractLinks(html: string | null, text: string): VerificationLink[] {
+  const seen = new Set<string>()
+  const links: VerificationLink[] = []
+  const consider = (rawUrl: string, label: string): void => {
+    const url = decodeEntities(rawUrl.trim())
+    if (!/^https?:\/\//i.test(url) || seen.has(url) || links.length >= 3) return
+    const cleanLabel = decodeEntities(label.replace(/<[^>]*>/g, ' ')).replace(/\s+/g, ' ').trim()
+    let pathAndQuery = url
+    try {
+      const u = new URL(url)
+      pathAndQuery = decodeURIComponent(u.pathname + u.search)
+    } catch {
+      return
+    }
+    if (NOT_LINK.test(pathAndQuery) || NOT_LINK.test(cleanLabel)) return
+    if (!LINK_WORDS.test(pathAndQuery) && !LINK_WORDS.test(cleanLabel)) return
+    seen.add(url)
+    links.push({ url, label: cleanLabel.slice(0, 120) || labelFor(pathAndQuery) })
+  }
+  if (html) {
+    for (const m of html.matchAll(/<a\b[^>]*?\bhref\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))[^>]*>([\s\S]*?)<\/a\s*>/gi)) {
+      consider(m[1] ?? m[2] ?? m[3] ?? '', m[4] ?? '')
+    }
+  }
+  for (const m of text.slice(0, 50_000).matchAll(/https?:\/\/[^\s<>"')\]]+/gi)) {
+    const url = m[0].replace(/[.,;:!?]+$/, '')
+    const lineStart = text.lastIndexOf('\n', m.index) + 1
+    const context = text.slice(Math.max(lineStart, m.index - 80), m.index).trim()
+    consider(url, context.replace(/[:\-–]+$/, '').trim())
+  }
+  return links
+}
+
+function labelFor(pathAndQuery: string): string {
+  if (/sign[-_ ]?in|log[-_ ]?in|magic|auth/i.test(pathAndQuery)) return 'Sign-in link'
+  if (/reset/i.test(pathAndQuery)) return 'Password reset link'
+  return 'Verification link'
+}
+
+export function extractVerification(subject: string, text: string, html: string | null): Verification {
+  return { codes: extractCodes(subject, text), links: extractLinks(html, text) }
+}
+
+function escapeRe(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+}
+
+function decodeEntities(s: string): string {
+  return s
+    .replace(/&amp;/gi, '&')
+    .replace(/&lt;/gi, '<')
+    .replace(/&gt;/gi, '>')
+    .replace(/&quot;/gi, '"')
+    .replace(/&#39;|&apos;/gi, "'")
+    .replace(/&nbsp;/gi, ' ')
+    .replace(/&#(\d+);/g, (_m, d: string) => String.fromCodePoint(Number(d)))
+    .replace(/&#x([0-9a-f]+);/gi, (_m, h: string) => String.fromCodePoint(parseInt(h, 16)))
+}
