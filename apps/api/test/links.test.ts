@@ -1,0 +1,135 @@
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import type { App } from '../src/app.js'
+import { generateCode } from '../src/services/link-service.js'
+import { buildTestApp } from './helper.js'
+
+let app: App
+afterEach(async () => {
+  await app?.close()
+})
+
+const shorten = (url: unknown, headers: Record<string, string> = {}) =>
+  app.inject({ method: 'POST', url: '/api/links', payload: { url }, headers: { host: 'tempbox.test', ...headers } })
+
+describe('POST /api/links', () => {
+  it('stores the target and answers the spec entity plus its code', async () => {
+    app = await buildTestApp()
+    const res = await shorten('https://example.com/some/page?q=1')
+    expect(res.statusCode).toBe(201)
+    const link = res.json()
+    expect(link.code).toMatch(/^[A-Za-z0-9]{6}$/)
+    expect(link).toMatchObject({ original: 'https://example.com/some/page?q=1', shortened: `http://tempbox.test/s/${link.code}`, clicks: 0 })
+    expect(new Date(link.createdAt).getTime()).toBeGreaterThan(Date.now() - 60_000)
+  })
+
+  it.each([
+    ['', 'Please enter a URL to shorten'],
+    ['   ', 'Please enter a URL to shorten'],
+    ['example.com', 'Please enter a valid URL (include http:// or https://)'],
+    ['not a url', 'Please enter a valid URL (include http:// or https://)'],
+    ['ftp://example.com/file', 'Please enter a valid URL (include http:// or https://)'],
+    ['javascript:alert(1)', 'Please enter a valid URL (include http:// or https://)'],
+    ['mailto:a@example.com', 'Please enter a valid URL (include http:// or https://)'],
+  ])('refuses %j with a clear message', async (url, message) => {
+    app = await buildTestApp()
+    const res = await shorten(url)
+    expect(res.statusCode).toBe(400)
+    expect(res.json()).toMatchObject({ error: message, code: 'invalid_url' })
+  })
+
+  it('refuses links to our own short links, so nothing can loop', async () => {
+    app = await buildTestApp()
+    const first = (await shorten('https://example.com')).json()
+    const res = await shorten(first.shortened)
+    expect(res.statusCode).toBe(400)
+    expect(res.json().code).toBe('invalid_url')
+    // Other pages of our own site are fine.
+    expect((await shorten('http://tempbox.test/about')).statusCode).toBe(201)
+  })
+
+  it('refuses a body without url and an oversized url', async () => {
+    app = await buildTestApp()
+    const missing = await app.inject({ method: 'POST', url: '/api/links', payload: {} })
+    expect(missing.statusCode).toBe(400)
+    expect(missing.json().code).toBe('validation_failed')
+    const long = await shorten(`https://example.com/${'a'.repeat(3000)}`)
+    expect(long.statusCode).toBe(400)
+  })
+
+  it('limits how many links one client can create', async () => {
+    app = await buildTestApp()
+    for (let i = 0; i < 30; i++) expect((await shorten(`https://example.com/${i}`)).statusCode).toBe(201)
+    const res = await shorten('https://example.com/one-too-many')
+    expect(res.statusCode).toBe(429)
+    expect(res.json().code).toBe('rate_limited')
+    // Another client is not affected.
+    expect((await app.inject({ method: 'POST', url: '/api/links', payload: { url: 'https://example.com' }, remoteAddress: '203.0.113.9' })).statusCode).toBe(201)
+  })
+})
+
+describe('GET /s/{code}', () => {
+  it('redirects with 302 and counts every click', async () => {
+    app = await buildTestApp()
+    const link = (await shorten('https://example.com/landing')).json()
+    for (let i = 0; i < 3; i++) {
+      const res = await app.inject({ method: 'GET', url: `/s/${link.code}` })
+      expect(res.statusCode).toBe(302)
+      expect(res.headers.location).toBe('https://example.com/landing')
+      expect(res.headers['cache-control']).toBe('no-store')
+    }
+    const list = await app.inject({ method: 'GET', url: `/api/links?codes=${link.code}` })
+    expect(list.json().links[0].clicks).toBe(3)
+  })
+
+  it('answers 404 for a code that does not exist (JSON without the web build)', async () => {
+    app = await buildTestApp()
+    const res = await app.inject({ method: 'GET', url: '/s/ZZZZZZ' })
+    expect(res.statusCode).toBe(404)
+    expect(res.json()).toMatchObject({ code: 'link_not_found' })
+    expect((await app.inject({ method: 'GET', url: '/s/bad!code' })).statusCode).toBe(404)
+  })
+
+  it("answers the web app's 404 page when the web build is served", async () => {
+    const dist = mkdtempSync(join(tmpdir(), 'tempbox-web-'))
+    writeFileSync(join(dist, 'index.html'), '<!doctype html><title>Tempbox</title><div id="root"></div>')
+    app = await buildTestApp({ WEB_DIST_DIR: dist })
+    const res = await app.inject({ method: 'GET', url: '/s/nope12' })
+    expect(res.statusCode).toBe(404)
+    expect(res.headers['content-type']).toContain('text/html')
+    expect(res.body).toContain('<div id="root">')
+  })
+})
+
+describe('GET /api/links', () => {
+  it('answers live counts for the given codes only, newest first, ignoring unknown codes', async () => {
+    app = await buildTestApp()
+    const a = (await shorten('https://a.example')).json()
+    await new Promise((r) => setTimeout(r, 5))
+    const b = (await shorten('https://b.example')).json()
+    const other = (await shorten('https://someone-else.example')).json()
+    await app.inject({ method: 'GET', url: `/s/${a.code}` })
+    const res = await app.inject({ method: 'GET', url: `/api/links?codes=${a.code},${b.code},XXXXXX,<bad>` })
+    expect(res.statusCode).toBe(200)
+    const links = res.json().links
+    expect(links.map((l: { code: string }) => l.code)).toEqual([b.code, a.code])
+    expect(links[1].clicks).toBe(1)
+    expect(links.some((l: { code: string }) => l.code === other.code)).toBe(false)
+  })
+
+  it('answers an empty list for no codes and 400 without the parameter', async () => {
+    app = await buildTestApp()
+    expect((await app.inject({ method: 'GET', url: '/api/links?codes=' })).json()).toEqual({ links: [] })
+    expect((await app.inject({ method: 'GET', url: '/api/links' })).statusCode).toBe(400)
+  })
+})
+
+describe('generateCode', () => {
+  it('makes 6 letters and digits, different each time', () => {
+    const codes = new Set(Array.from({ length: 1000 }, generateCode))
+    expect(codes.size).toBe(1000)
+    for (const c of codes) expect(c).toMatch(/^[A-Za-z0-9]{6}$/)
+  })
+})
