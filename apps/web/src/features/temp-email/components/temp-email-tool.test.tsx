@@ -1,0 +1,296 @@
+import '../../../lib/i18n'
+import { act, render, screen, waitFor, within } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { delay, http, HttpResponse } from 'msw'
+import { SWRConfig } from 'swr'
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
+import { swrConfig } from '../../../lib/swr'
+import { useCurrentAddress } from '../../../stores/current-address'
+import { fullMessage, inboxMessage } from '../../../testing/mocks/email-data'
+import { emailState, TEST_ADDRESS } from '../../../testing/mocks/email-handlers'
+import { server } from '../../../testing/mocks/server'
+import { useNotices } from '../hooks/use-notify'
+import { TempEmailTool } from './temp-email-tool'
+
+beforeAll(() => server.listen({ onUnhandledRequest: 'error' }))
+beforeEach(() => {
+  emailState.reset()
+  useCurrentAddress.setState({ email: null, expiresAt: null })
+  useNotices.setState({ current: null })
+})
+afterEach(() => {
+  server.resetHandlers()
+  vi.unstubAllGlobals()
+  vi.restoreAllMocks()
+})
+afterAll(() => server.close())
+
+function renderTool() {
+  const user = userEvent.setup()
+  render(
+    <SWRConfig value={{ ...swrConfig, provider: () => new Map() }}>
+      <TempEmailTool />
+    </SWRConfig>,
+  )
+  return user
+}
+
+function withAddress() {
+  useCurrentAddress.getState().setAddress(TEST_ADDRESS, Date.now() + 24 * 3600_000)
+}
+
+describe('generate', () => {
+  it('shows Generating... while pending, then the address and an Email Generated toast', async () => {
+    server.use(
+      http.post('/api/email/generate', async () => {
+        await delay(50)
+        return HttpResponse.json({ email: TEST_ADDRESS, expiresAt: new Date(Date.now() + 86_400_000).toISOString() })
+      }),
+    )
+    const user = renderTool()
+    await user.click(screen.getByRole('button', { name: 'Generate Email' }))
+    expect(screen.getByRole('button', { name: 'Generating...' })).toBeDisabled()
+    expect(await screen.findByRole('status')).toHaveTextContent('Email Generated')
+    expect(screen.getByLabelText('Your temporary address')).toHaveValue(TEST_ADDRESS)
+    expect(screen.getByTestId('expiry')).toHaveTextContent(/Expires in 2[34]:\d\d:\d\d/)
+    expect(useCurrentAddress.getState().email).toBe(TEST_ADDRESS)
+    expect(JSON.parse(localStorage.getItem('tempbox-current-address')!).state.email).toBe(TEST_ADDRESS)
+    expect(await screen.findByText(/No messages yet/)).toBeInTheDocument()
+  })
+
+  it('shows the spec text when generation fails', async () => {
+    server.use(http.post('/api/email/generate', () => HttpResponse.json({ error: 'Database exploded', code: 'internal' }, { status: 500 })))
+    const user = renderTool()
+    await user.click(screen.getByRole('button', { name: 'Generate Email' }))
+    expect(await screen.findByRole('alert')).toHaveTextContent('Failed to generate temporary email. Please try again.')
+    expect(screen.queryByLabelText('Your temporary address')).not.toBeInTheDocument()
+  })
+
+  it('sends a chosen name and domain, and shows the server refusal of a taken name', async () => {
+    const bodies: unknown[] = []
+    server.use(
+      http.post('/api/email/generate', async ({ request }) => {
+        bodies.push(await request.json())
+        return HttpResponse.json({ error: 'That address is already taken.', code: 'address_taken' }, { status: 409 })
+      }),
+    )
+    const user = renderTool()
+    await user.click(screen.getByRole('button', { name: 'Choose your own name' }))
+    await user.type(screen.getByLabelText('Name'), 'alice')
+    await user.selectOptions(await screen.findByLabelText('Domain'), 'mailbox.test')
+    await user.click(screen.getByRole('button', { name: 'Generate Email' }))
+    expect(await screen.findByRole('alert')).toHaveTextContent('That address is already taken.')
+    expect(bodies).toEqual([{ localPart: 'alice', domain: 'mailbox.test' }])
+  })
+})
+
+describe('copy', () => {
+  it('copies the address and says Copied', async () => {
+    withAddress()
+    const user = renderTool()
+    await user.click(screen.getByRole('button', { name: 'Copy' }))
+    expect(await screen.findByRole('status')).toHaveTextContent('Copied')
+    expect(await navigator.clipboard.readText()).toBe(TEST_ADDRESS)
+  })
+
+  it('says Copy Failed when the clipboard refuses', async () => {
+    withAddress()
+    const user = renderTool()
+    vi.spyOn(navigator.clipboard, 'writeText').mockRejectedValue(new Error('denied'))
+    await user.click(screen.getByRole('button', { name: 'Copy' }))
+    const alert = await screen.findByRole('alert')
+    expect(alert).toHaveTextContent('Copy Failed')
+    expect(alert).toHaveTextContent('Could not copy to clipboard')
+  })
+})
+
+describe('check emails', () => {
+  it('forces a refresh with no-cache headers and reports the messages found', async () => {
+    withAddress()
+    const user = renderTool()
+    await screen.findByText(/No messages yet/)
+    emailState.messages = [inboxMessage()]
+    server.use(
+      http.get('/api/email/:address', async ({ request }) => {
+        emailState.inboxRequests.push(request.clone())
+        await delay(50)
+        return HttpResponse.json({ messages: emailState.messages })
+      }),
+    )
+    await user.click(screen.getByRole('button', { name: 'Check Emails' }))
+    expect(screen.getByRole('button', { name: 'Checking...' })).toBeDisabled()
+    const toast = await screen.findByRole('status')
+    expect(toast).toHaveTextContent('Inbox Refreshed')
+    expect(toast).toHaveTextContent('Found 1 message(s).')
+    expect(screen.getByText('Alice Example')).toBeInTheDocument()
+    const forced = emailState.inboxRequests.at(-1)!
+    const url = new URL(forced.url)
+    expect(url.pathname).toBe(`/api/email/${encodeURIComponent(TEST_ADDRESS)}`)
+    expect(url.searchParams.get('refresh')).toBe('true')
+    expect(Number(url.searchParams.get('t'))).toBeGreaterThan(0)
+    expect(forced.headers.get('cache-control')).toBe('no-cache')
+    expect(forced.headers.get('pragma')).toBe('no-cache')
+  })
+
+  it('says no new messages on an empty inbox', async () => {
+    withAddress()
+    const user = renderTool()
+    await user.click(screen.getByRole('button', { name: 'Check Emails' }))
+    expect(await screen.findByRole('status')).toHaveTextContent('No new messages.')
+  })
+
+  it('shows the spec text when the refresh fails', async () => {
+    withAddress()
+    const user = renderTool()
+    await screen.findByText(/No messages yet/)
+    server.use(http.get('/api/email/:address', () => HttpResponse.json({ error: 'boom', code: 'internal' }, { status: 500 })))
+    await user.click(screen.getByRole('button', { name: 'Check Emails' }))
+    expect(await screen.findByRole('alert')).toHaveTextContent('Failed to refresh inbox. Please try again.')
+  })
+})
+
+describe('inbox', () => {
+  it('lists sender, relative time and a 100-character preview', async () => {
+    withAddress()
+    emailState.messages = [inboxMessage({ content: 'a'.repeat(120), receivedAt: new Date(Date.now() - 5 * 60_000).toISOString() })]
+    renderTool()
+    const row = await screen.findByTestId('inbox-message')
+    expect(row).toHaveTextContent('Alice Example')
+    expect(row).toHaveTextContent('5m ago')
+    expect(row).toHaveTextContent(`${'a'.repeat(100)}...`)
+    expect(row).not.toHaveTextContent('a'.repeat(101))
+  })
+
+  it('expands one message at a time; clicking again or Close collapses it', async () => {
+    withAddress()
+    emailState.messages = [inboxMessage({ id: '1', subject: 'First' }), inboxMessage({ id: '2', subject: 'Second' })]
+    emailState.details.set('1', fullMessage({ id: '1', subject: 'First', text: 'Body of the first' }))
+    emailState.details.set('2', fullMessage({ id: '2', subject: 'Second', text: 'Body of the second' }))
+    const user = renderTool()
+    const first = await screen.findByRole('button', { name: /First/ })
+    const second = screen.getByRole('button', { name: /Second/ })
+
+    await user.click(first)
+    expect(first).toHaveAttribute('aria-expanded', 'true')
+    expect(await screen.findByText('Body of the first')).toBeInTheDocument()
+
+    await user.click(second)
+    expect(await screen.findByText('Body of the second')).toBeInTheDocument()
+    expect(screen.queryByText('Body of the first')).not.toBeInTheDocument()
+    expect(first).toHaveAttribute('aria-expanded', 'false')
+
+    await user.click(second)
+    expect(screen.queryByText('Body of the second')).not.toBeInTheDocument()
+
+    await user.click(first)
+    await screen.findByText('Body of the first')
+    await user.click(screen.getByRole('button', { name: 'Close' }))
+    expect(screen.queryByText('Body of the first')).not.toBeInTheDocument()
+    expect(first).toHaveAttribute('aria-expanded', 'false')
+  })
+
+  it('clears an expired address when the server answers 404', async () => {
+    withAddress()
+    server.use(http.get('/api/email/:address', () => HttpResponse.json({ error: 'This address does not exist or has expired.', code: 'inbox_not_found' }, { status: 404 })))
+    renderTool()
+    expect(await screen.findByText('Address Expired')).toBeInTheDocument()
+    expect(screen.queryByLabelText('Your temporary address')).not.toBeInTheDocument()
+    expect(screen.getByText(/This address has expired/, { selector: 'p[role="alert"]' })).toBeInTheDocument()
+    expect(useCurrentAddress.getState().email).toBeNull()
+  })
+
+  it('shows a code and a verification link with one-click copy and open', async () => {
+    withAddress()
+    emailState.messages = [
+      inboxMessage({ verification: { codes: ['482913'], links: [{ url: 'https://example.com/verify?t=1', label: 'Verify your email' }] } }),
+    ]
+    const user = renderTool()
+    const link = await screen.findByRole('link', { name: /Verify your email/ })
+    expect(link).toHaveAttribute('href', 'https://example.com/verify?t=1')
+    expect(link).toHaveAttribute('target', '_blank')
+    expect(link).toHaveAttribute('rel', 'noopener noreferrer')
+    await user.click(screen.getByRole('button', { name: 'Copy code 482913' }))
+    expect(await screen.findByRole('status')).toHaveTextContent('Copied')
+    expect(await navigator.clipboard.readText()).toBe('482913')
+  })
+
+  it('inserts a message pushed over Server-Sent Events', async () => {
+    const sources: FakeEventSource[] = []
+    class FakeEventSource extends EventTarget {
+      static CLOSED = 2
+      readyState = 1
+      constructor(readonly url: string) {
+        super()
+        sources.push(this)
+      }
+      close() {
+        this.readyState = 2
+      }
+    }
+    vi.stubGlobal('EventSource', FakeEventSource)
+    withAddress()
+    renderTool()
+    await screen.findByText(/No messages yet/)
+    expect(sources[0]!.url).toBe(`/api/email/${encodeURIComponent(TEST_ADDRESS)}/events`)
+    const pushed = inboxMessage({ id: '9', subject: 'Pushed right now' })
+    act(() => {
+      sources[0]!.dispatchEvent(new MessageEvent('message', { data: JSON.stringify({ message: pushed }) }))
+    })
+    expect(await screen.findByText('Pushed right now')).toBeInTheDocument()
+  })
+
+  it('deletes a message', async () => {
+    withAddress()
+    emailState.messages = [inboxMessage({ id: '7', subject: 'Delete me' })]
+    const user = renderTool()
+    await user.click(await screen.findByRole('button', { name: /Delete me/ }))
+    await user.click(await screen.findByRole('button', { name: 'Delete' }))
+    expect(await screen.findByRole('status')).toHaveTextContent('Message Deleted')
+    await waitFor(() => expect(screen.queryByText('Delete me')).not.toBeInTheDocument())
+    expect(emailState.deleted).toEqual(['7'])
+  })
+})
+
+describe('message viewer', () => {
+  it('renders HTML in a script-less sandbox, blocks remote images until Show images, lists attachments', async () => {
+    withAddress()
+    emailState.messages = [inboxMessage({ id: '3', subject: 'Receipt', hasHtml: true, attachmentCount: 1 })]
+    emailState.details.set(
+      '3',
+      fullMessage({
+        id: '3',
+        subject: 'Receipt',
+        text: 'Plain receipt',
+        html: '<p>Thanks</p><img data-remote-src="https://tracker.example/pixel.gif" alt="">',
+        hasRemoteContent: true,
+        attachments: [{ index: 0, filename: 'receipt.pdf', contentType: 'application/pdf', size: 2048, contentId: null, inline: false }],
+      }),
+    )
+    const user = renderTool()
+    await user.click(await screen.findByRole('button', { name: /Receipt/ }))
+    const frame = await screen.findByTitle('Message content')
+    expect(frame).toHaveAttribute('sandbox', 'allow-popups allow-popups-to-escape-sandbox')
+    const srcdoc = frame.getAttribute('srcdoc')!
+    expect(srcdoc).toMatch(/^<!doctype html><html><head><meta http-equiv="Content-Security-Policy"/)
+    expect(srcdoc).not.toMatch(/\ssrc="https:\/\/tracker/)
+    expect(srcdoc).toContain("img-src data: http://localhost:3000;")
+
+    await user.click(screen.getByRole('button', { name: 'Show images' }))
+    const shown = screen.getByTitle('Message content').getAttribute('srcdoc')!
+    expect(shown).toMatch(/\ssrc="https:\/\/tracker.example\/pixel.gif"/)
+    expect(shown).toContain('img-src data: http://localhost:3000 https: http:;')
+    expect(screen.queryByRole('button', { name: 'Show images' })).not.toBeInTheDocument()
+
+    await user.click(screen.getByRole('button', { name: 'Text' }))
+    expect(screen.getByText('Plain receipt')).toBeInTheDocument()
+    expect(screen.queryByTitle('Message content')).not.toBeInTheDocument()
+
+    const download = screen.getByRole('link', { name: 'Download receipt.pdf' })
+    expect(download).toHaveAttribute('href', `/api/email/${encodeURIComponent(TEST_ADDRESS)}/messages/3/attachments/0`)
+    expect(within(download.closest('li')!).getByText(/application\/pdf · 2.0 KB/)).toBeInTheDocument()
+    expect(screen.getByRole('link', { name: 'Download .eml' })).toHaveAttribute('href', `/api/email/${encodeURIComponent(TEST_ADDRESS)}/messages/3/raw`)
+
+    await user.click(screen.getByRole('button', { name: 'Headers' }))
+    expect(screen.getByText('Subject:')).toBeInTheDocument()
+  })
+})

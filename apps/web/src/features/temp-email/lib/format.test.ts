@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest'
+import { countdown, messagePreview, parseSender, relativeTime } from './format'
+
+describe('messagePreview', () => {
+  it('keeps the first 100 characters followed by an ellipsis', () => {
+    const body = 'x'.repeat(150)
+    expect(messagePreview(body)).toBe(`${'x'.repeat(100)}...`)
+  })
+  it('adds the ellipsis to short bodies too and flattens whitespace', () => {
+    expect(messagePreview('Hi\n\n  there')).toBe('Hi there...')
+  })
+  it('counts characters, not bytes', () => {
+    expect(messagePreview('é'.repeat(120))).toBe(`${'é'.repeat(100)}...`)
+  })
+})
+
+describe('relativeTime', () => {
+  const now = Date.parse('2026-01-02T12:00:00Z')
+  it.each([
+    [0, { value: 0, unit: 's' }],
+    [59_000, { value: 59, unit: 's' }],
+    [60_000, { value: 1, unit: 'm' }],
+    [59 * 60_000 + 59_000, { value: 59, unit: 'm' }],
+    [3600_000, { value: 1, unit: 'h' }],
+    [23 * 3600_000, { value: 23, unit: 'h' }],
+    [24 * 3600_000, { value: 1, unit: 'd' }],
+    [3 * 24 * 3600_000 + 5, { value: 3, unit: 'd' }],
+  ])('%i ms ago → %o', (ago, expected) => {
+    expect(relativeTime(new Date(now - ago).toISOString(), now)).toEqual(expected)
+  })
+  it('treats a time in the future as 0 s', () => {
+    expect(relativeTime(now + 5000, now)).toEqual({ value: 0, unit: 's' })
+  })
+})
+
+describe('countdown', () => {
+  it('formats hours, minutes and seconds', () => {
+    expect(countdown(1000 + 23 * 3600_000 + 59 * 60_000 + 7_000, 1000)).toBe('23:59:07')
+    expect(countdown(0, 5000)).toBe('00:00:00')
+  })
+})
+
+describe('parseSender', () => {
+  it('splits "Name <address>"', () => {
+    expect(parseSender('Alice Example <alice@example.com>')).toEqual({ name: 'Alice Example', address: 'alice@example.com' })
+    expect(parseSender('"Bob" <bob@example.com>')).toEqual({ name: 'Bob', address: 'bob@example.com' })
+  })
+  it('keeps a bare address', () => {
+    expect(parseSender('carol@example.com')).toEqual({ name: null, address: 'carol@example.com' })
+  })
+})

@@ -1,0 +1,41 @@
+import type { FullMessage, InboxMessage } from '@tempbox/types'
+import { http, HttpResponse } from 'msw'
+import { fullMessage } from './email-data'
+
+export const TEST_ADDRESS = 'bright-otter-42@tempbox.test'
+
+/** In-memory state the email handlers serve; tests reset and shape it. */
+export const emailState = {
+  messages: [] as InboxMessage[],
+  details: new Map<string, FullMessage>(),
+  /** Requests to the inbox, with their URL and headers, for assertions. */
+  inboxRequests: [] as Request[],
+  deleted: [] as string[],
+  reset() {
+    this.messages = []
+    this.details = new Map()
+    this.inboxRequests = []
+    this.deleted = []
+  },
+}
+
+/** Happy-path handlers of the email API; tests override single routes with `server.use`. */
+export const emailHandlers = [
+  http.post('/api/email/generate', () =>
+    HttpResponse.json({ email: TEST_ADDRESS, expiresAt: new Date(Date.now() + 24 * 3600_000).toISOString() }),
+  ),
+  http.get('/api/email/domains', () => HttpResponse.json({ domains: ['tempbox.test', 'mailbox.test'] })),
+  http.get('/api/email/:address/messages/:id', ({ params }) => {
+    const detail = emailState.details.get(String(params.id)) ?? fullMessage({ id: String(params.id) })
+    return HttpResponse.json(detail)
+  }),
+  http.delete('/api/email/:address/messages/:id', ({ params }) => {
+    emailState.deleted.push(String(params.id))
+    emailState.messages = emailState.messages.filter((m) => m.id !== params.id)
+    return new HttpResponse(null, { status: 204 })
+  }),
+  http.get('/api/email/:address', ({ request }) => {
+    emailState.inboxRequests.push(request.clone())
+    return HttpResponse.json({ messages: emailState.messages }, { headers: { 'Cache-Control': 'no-store' } })
+  }),
+]
