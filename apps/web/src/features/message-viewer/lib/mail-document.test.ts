@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest'
+import { buildMailDocument, mailCsp } from './mail-document'
+
+const origin = 'https://tempbox.example'
+
+function bodyOf(srcdoc: string): Document {
+  return new DOMParser().parseFromString(srcdoc, 'text/html')
+}
+
+describe('mailCsp', () => {
+  it('forbids script and remote loads unless images are shown', () => {
+    expect(mailCsp(origin, false)).toBe(`default-src 'none'; img-src data: ${origin}; style-src 'unsafe-inline'; font-src data:; form-action 'none'`)
+    expect(mailCsp(origin, true)).toContain(`img-src data: ${origin} https: http:;`)
+    expect(mailCsp(origin, true)).not.toContain('script-src')
+  })
+})
+
+describe('buildMailDocument', () => {
+  it('puts the CSP meta first, before any mail content', () => {
+    const doc = buildMailDocument('<html><head><style>p{color:red}</style></head><body><p>Hi</p></body></html>', { origin, showRemote: false })
+    expect(doc.startsWith('<!doctype html><html><head><meta http-equiv="Content-Security-Policy"')).toBe(true)
+    const parsed = bodyOf(doc)
+    expect(parsed.head.firstElementChild?.getAttribute('http-equiv')).toBe('Content-Security-Policy')
+    expect(parsed.querySelector('style')?.textContent).toContain('margin:0')
+    expect(parsed.body.innerHTML).toBe('<p>Hi</p>')
+  })
+
+  it('strips what the server should already have stripped (defence in depth)', () => {
+    const hostile = [
+      '<script>top.__pwned = 1</script>',
+      '<img src="data:image/gif;base64,R0lGODlhAQABAAAAACw=" onerror="top.__pwned=1">',
+      '<a href="javascript:top.__pwned=1">x</a>',
+      '<svg><script>top.__pwned=1</script></svg>',
+      '<form action="https://evil.example"><input name="p"><button>Go</button></form>',
+      '<meta http-equiv="refresh" content="0;url=https://evil.example">',
+      '<base href="https://evil.example/">',
+      '<iframe src="https://evil.example"></iframe>',
+      '<object data="x.swf"></object>',
+    ].join('')
+    const doc = buildMailDocument(hostile, { origin, showRemote: true })
+    const parsed = bodyOf(doc)
+    expect(doc).not.toMatch(/__pwned=1"|<script|onerror|javascript:/i)
+    expect(parsed.querySelectorAll('form, input, button, iframe, object').length).toBe(0)
+    // Only our own CSP/charset meta and our own base remain.
+    expect(Array.from(parsed.querySelectorAll('meta')).map((m) => m.getAttribute('http-equiv') ?? 'charset')).toEqual(['Content-Security-Policy', 'charset'])
+    expect(Array.from(parsed.querySelectorAll('base')).map((b) => b.outerHTML)).toEqual(['<base target="_blank">'])
+  })
+
+  it('opens links in a new tab without opener or referrer', () => {
+    const parsed = bodyOf(buildMailDocument('<a href="https://example.com/verify">Verify</a>', { origin, showRemote: false }))
+    const a = parsed.querySelector('a')!
+    expect(a.getAttribute('target')).toBe('_blank')
+    expect(a.getAttribute('rel')).toBe('noopener noreferrer')
+  })
+
+  it('restores remote references only when asked', () => {
+    const html =
+      '<img data-remote-src="https://t.example/a.png" data-remote-srcset="https://t.example/b.png 2x">' +
+      '<td data-remote-background="https://t.example/bg.png"></td>' +
+      '<div style="color:red" data-remote-style="background-image:url(https://t.example/c.png)"></div>'
+    const blocked = bodyOf(buildMailDocument(html, { origin, showRemote: false }))
+    expect(blocked.querySelector('img')!.hasAttribute('src')).toBe(false)
+    expect(blocked.querySelector('img')!.hasAttribute('srcset')).toBe(false)
+    expect(blocked.querySelector('div')!.getAttribute('style')).toBe('color:red')
+
+    const shown = bodyOf(buildMailDocument(html, { origin, showRemote: true }))
+    expect(shown.querySelector('img')!.getAttribute('src')).toBe('https://t.example/a.png')
+    expect(shown.querySelector('img')!.getAttribute('srcset')).toBe('https://t.example/b.png 2x')
+    expect(shown.querySelector('div')!.getAttribute('style')).toContain('background-image:url(https://t.example/c.png)')
+  })
+
+  it('keeps cid images served from our origin', () => {
+    const src = `${origin}/api/email/a%40b.test/messages/1/attachments/0`
+    const parsed = bodyOf(buildMailDocument(`<img src="${src}">`, { origin, showRemote: false }))
+    expect(parsed.querySelector('img')!.getAttribute('src')).toBe(src)
+  })
+})
