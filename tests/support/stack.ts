@@ -6,7 +6,8 @@ import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 export const REPO_ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..')
-const TSX = join(REPO_ROOT, 'node_modules/.bin/tsx')
+/** tsx is a dependency of this tests package, not of the workspace root, so pnpm links it here. */
+const TSX = join(REPO_ROOT, 'tests/node_modules/.bin/tsx')
 
 /** Asks the OS for a free port on loopback. */
 export async function freePort(): Promise<number> {

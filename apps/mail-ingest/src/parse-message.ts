@@ -49,21 +49,25 @@ const PARSER_OPTIONS = {
  */
 export async function parseMessage(raw: Buffer): Promise<ParsedMessage> {
   try {
-    const mail = await simpleParser(raw, PARSER_OPTIONS)
+    // Some tools save messages with a UTF-8 byte order mark, which would hide the first header.
+    const input = raw[0] === 0xef && raw[1] === 0xbb && raw[2] === 0xbf ? raw.subarray(3) : raw
+    const mail = await simpleParser(input, PARSER_OPTIONS)
     const from = flattenAddresses(mail.from)[0] ?? { name: '', address: '' }
     const html = typeof mail.html === 'string' && mail.html !== '' ? mail.html : null
     const text = typeof mail.text === 'string' && (mail.text !== '' || html === null) ? mail.text : null
     const sentAt = mail.date instanceof Date && !Number.isNaN(mail.date.getTime()) && hasHeader(mail.headerLines, 'date')
       ? mail.date.getTime()
       : null
+    const charset = charsetOf(mail.headers.get('content-type'))
+    const headers = mail.headerLines.map((h) => splitHeaderLine(decodeHeaderBytes(h.line, charset)))
     return {
       from,
       recipients: [...flattenAddresses(mail.to), ...flattenAddresses(mail.cc)],
-      subject: mail.subject ?? '',
+      subject: repairSubject(mail.subject ?? '', mail.headerLines, charset),
       text,
       html,
       sentAt,
-      headers: mail.headerLines.map((h) => splitHeaderLine(h.line)),
+      headers,
       attachments: mail.attachments.map((a, i) => ({
         filename: a.filename ?? `attachment-${i + 1}`,
         contentType: a.contentType || 'application/octet-stream',
@@ -88,6 +92,38 @@ function flattenAddresses(value: AddressObject | AddressObject[] | undefined): M
   }
   for (const object of objects) object.value.forEach(visit)
   return out
+}
+
+/**
+ * mailparser hands header lines over as one char per byte. Undeclared 8-bit bytes are taken as UTF-8
+ * when they are valid UTF-8 (RFC 6532), otherwise in the message's own charset, else Windows-1252,
+ * which is what senders of raw 8-bit headers nearly always meant.
+ */
+function decodeHeaderBytes(binary: string, charset = 'windows-1252'): string {
+  if (!/[\x80-\xff]/.test(binary)) return binary
+  const bytes = Buffer.from(binary, 'latin1')
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes)
+  } catch {
+    try {
+      return new TextDecoder(charset).decode(bytes)
+    } catch {
+      return new TextDecoder('windows-1252').decode(bytes)
+    }
+  }
+}
+
+/** mailparser turns raw non-UTF-8 subject bytes into U+FFFD; decode them ourselves instead. */
+function repairSubject(subject: string, lines: ReadonlyArray<{ key: string; line: string }>, charset: string | undefined): string {
+  if (!subject.includes('\uFFFD')) return subject
+  const raw = [...lines].reverse().find((l) => l.key === 'subject')
+  if (!raw || /=\?[^?]+\?[bq]\?/i.test(raw.line)) return subject
+  return splitHeaderLine(decodeHeaderBytes(raw.line, charset))[1]
+}
+
+function charsetOf(value: unknown): string | undefined {
+  const params = (value as { params?: Record<string, string> } | undefined)?.params
+  return params?.charset?.toLowerCase()
 }
 
 function hasHeader(lines: ReadonlyArray<{ key: string }>, key: string): boolean {

@@ -43,6 +43,23 @@ describe('parseMessage', () => {
     expect(parsed.headers.length).toBeGreaterThan(0)
   })
 
+  it('reads raw 8-bit headers as UTF-8, or in the message charset when they are not UTF-8', async () => {
+    const utf8 = await parseMessage(Buffer.from('From: Zoë <z@example.test>\r\nSubject: Säying hello\r\n\r\nbody\r\n'))
+    expect(utf8.subject).toBe('Säying hello')
+    expect(utf8.headers).toContainEqual(['Subject', 'Säying hello'])
+    const big5 = Buffer.concat([
+      Buffer.from('Subject: '),
+      Buffer.from([0xa4, 0x6a]),
+      Buffer.from('\r\nContent-Type: text/plain; charset=big5\r\n\r\nbody\r\n'),
+    ])
+    expect((await parseMessage(big5)).subject).toBe('大')
+  })
+
+  it('ignores a UTF-8 byte order mark before the first header', async () => {
+    const parsed = await parseMessage(Buffer.from('\uFEFFFrom: <abuse@example.test>\r\nSubject: Report\r\n\r\nbody\r\n'))
+    expect(parsed.from.address).toBe('abuse@example.test')
+  })
+
   it('copes with input that is not a message at all', async () => {
     const parsed = await parseMessage(Buffer.from([0, 255, 13, 10, 13, 10, 1, 2, 3]))
     expect(parsed.subject).toBe('')

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { createDb, migrateToLatest, type Db } from '@tempbox/db'
-import nodemailer from 'nodemailer'
+import nodemailer, { type SendMailOptions } from 'nodemailer'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { loadConfig } from '../src/config.js'
 import { createSmtpServer, type IngestServer } from '../src/smtp-server.js'
@@ -32,7 +32,7 @@ async function messagesOf(address: string) {
 }
 
 /** Sends and returns the SMTP error's code and response instead of throwing. */
-async function sendExpectingRefusal(mail: nodemailer.SendMailOptions): Promise<{ responseCode?: number; response?: string }> {
+async function sendExpectingRefusal(mail: SendMailOptions): Promise<{ responseCode?: number; response?: string }> {
   try {
     await transport().sendMail(mail)
   } catch (error) {

@@ -1,0 +1,86 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs'
+import { join, relative, resolve } from 'node:path'
+import { createDb, type Db } from '@tempbox/db'
+import nodemailer from 'nodemailer'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { REPO_ROOT, startStack, type Stack } from '../support/stack.js'
+
+/** Real messages from other projects' test suites; CI clones the repository with `shared/` beside it. */
+const CORPUS_DIR = resolve(REPO_ROOT, '../shared/corpus/real-mail')
+
+function listMessages(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name)
+    if (statSync(path).isDirectory()) return name === 'LICENSES' ? [] : listMessages(path)
+    return name.endsWith('.eml') ? [path] : []
+  })
+}
+
+/** What a person should see as the subject: the header decoded, never raw `=?charset?…?=` words. */
+const ENCODED_WORD = /=\?[\w.*-]+\?[bq]\?[^?\s]*\?=/i
+const collapse = (text: string) => text.replace(/\s+/g, ' ').trim()
+
+let stack: Stack
+let db: Db
+const files = listMessages(CORPUS_DIR).sort()
+const replies = new Map<string, string>()
+
+beforeAll(async () => {
+  stack = await startStack()
+  db = createDb({ path: stack.dbPath }).db
+  const now = Date.now()
+  await db
+    .insertInto('inbox')
+    .values(files.map((_, i) => ({ address: `corpus${i}@${stack.mailDomain}`, local_part: `corpus${i}`, domain: stack.mailDomain, created_at: now, expires_at: now + 3_600_000 })))
+    .execute()
+  const transport = nodemailer.createTransport({ host: '127.0.0.1', port: stack.smtpPort, secure: false, ignoreTLS: true, pool: true, maxConnections: 4 })
+  await Promise.all(
+    files.map(async (file, i) => {
+      const info = await transport
+        .sendMail({ envelope: { from: 'corpus@sender.test', to: [`corpus${i}@${stack.mailDomain}`] }, raw: readFileSync(file) })
+        .catch((error: { response?: string; message: string }) => ({ response: error.response ?? error.message }))
+      replies.set(file, info.response)
+    }),
+  )
+  transport.close()
+})
+
+afterAll(async () => {
+  await db?.destroy()
+  await stack?.stop()
+})
+
+describe('the real-mail corpus', () => {
+  it('holds the messages listed in its manifest', () => {
+    const manifest = readFileSync(join(CORPUS_DIR, 'MANIFEST.md'), 'utf8')
+    const listed = manifest.split('\n').filter((line) => /^\| [^|]+ \| [^|]+\.eml \|/.test(line)).length
+    expect(files.length).toBe(listed)
+    expect(files.length).toBeGreaterThan(100)
+  })
+
+  it.each(files.map((file, i) => [relative(CORPUS_DIR, file), file, i] as const))(
+    '%s is accepted with 250 and stored with its subject and sender decoded',
+    async (_name, file, i) => {
+      expect(replies.get(file)).toMatch(/^250 /)
+      const row = await db
+        .selectFrom('message')
+        .innerJoin('inbox', 'inbox.id', 'message.inbox_id')
+        .select(['message.subject', 'message.from_name', 'message.from_address', 'message.raw', 'message.headers'])
+        .where('inbox.address', '=', `corpus${i}@${stack.mailDomain}`)
+        .executeTakeFirstOrThrow()
+      const headers = JSON.parse(row.headers) as Array<[string, string]>
+      const subjectHeaders = headers.filter(([name]) => name.toLowerCase() === 'subject').map(([, value]) => value)
+      const fromHeader = headers.find(([name]) => name.toLowerCase() === 'from')?.[1] ?? ''
+      // Decoded means: no encoded words left, no replacement characters, and a plain header shown as written.
+      expect(row.subject).not.toMatch(ENCODED_WORD)
+      expect(row.subject).not.toContain('\uFFFD')
+      expect(row.from_name).not.toMatch(ENCODED_WORD)
+      const plainSubjects = subjectHeaders.filter((value) => !ENCODED_WORD.test(value)).map(collapse)
+      if (plainSubjects.length === subjectHeaders.length && plainSubjects.length > 0) expect(plainSubjects).toContain(collapse(row.subject))
+      if (subjectHeaders.length === 0) expect(row.subject).toBe('')
+      const fromAddress = /<([^<>@\s]+@[^<>\s]+)>/.exec(fromHeader)?.[1] ?? /^\s*([^\s<>"@]+@[^\s<>",;]+)\s*$/.exec(fromHeader)?.[1]
+      if (fromAddress) expect(row.from_address.toLowerCase()).toBe(fromAddress.toLowerCase())
+      expect(row.raw.length).toBeGreaterThan(0)
+    },
+  )
+})
