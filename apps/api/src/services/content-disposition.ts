@@ -5,7 +5,7 @@
  */
 export function attachmentDisposition(filename: string): string {
   const clean = filename.replace(/[\u0000-\u001f\u007f/\\]/g, '_').trim() || 'download'
-  const ascii = clean.normalize('NFKD').replace(/[^\x20-\x7e]/g, '_').replace(/["%;]/g, '_')
+  const ascii = clean.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').replace(/[^\x20-\x7e]/g, '_').replace(/["%;]/g, '_')
   const encoded = encodeURIComponent(clean).replace(/['()*]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase())
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`
 }

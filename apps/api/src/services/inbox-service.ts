@@ -16,7 +16,8 @@ import {
 import { findAttachment, listAttachments } from '../repositories/attachment-repository.js'
 import { parseAddress, randomLocalPart, validateLocalPart } from './address.js'
 import { AddressLimiter } from './ip-limits.js'
-import { forgetInboxMessage, toFullMessage, toInboxMessage } from './message-view.js'
+import { buildInboxMessage, toFullMessage } from './message-view.js'
+import type { InboxMessage } from '@tempbox/types'
 import type { MailWatcher } from './mail-watcher.js'
 
 const INBOX_NOT_FOUND = 'This address does not exist or has expired. Generate a new one.'
@@ -41,6 +42,8 @@ export class InboxService {
   readonly limiter: AddressLimiter
   private readonly inboxByAddress = new Map<string, InboxRow>()
   private readonly listingJson = new Map<number, string>()
+  /** Stored messages never change, so their list form is computed once. */
+  private readonly messageViews = new Map<number, InboxMessage>()
   /** Bumped on every inbox change, so a listing built while a message arrived is not cached. */
   private changes = 0
 
@@ -120,6 +123,19 @@ export class InboxService {
     this.listingJson.delete(inbox.id)
   }
 
+  inboxMessage(row: MessageSummaryRow): InboxMessage {
+    const cached = this.messageViews.get(row.id)
+    if (cached) return cached
+    const view = buildInboxMessage(row)
+    if (this.messageViews.size >= 20 * MAX_CACHED_INBOXES) {
+      // Maps iterate in insertion order: dropping the first entry drops the oldest.
+      const oldest = this.messageViews.keys().next().value
+      if (oldest !== undefined) this.messageViews.delete(oldest)
+    }
+    this.messageViews.set(row.id, view)
+    return view
+  }
+
   /** `{messages}` newest first, as a JSON string ready to send. */
   async listingJsonFor(inbox: InboxRow): Promise<string> {
     await this.watcher.sync()
@@ -127,7 +143,7 @@ export class InboxService {
     if (cached !== undefined) return cached
     const before = this.changes
     const rows = await listInboxMessages(this.db, inbox.id)
-    const json = JSON.stringify({ messages: rows.map(toInboxMessage) })
+    const json = JSON.stringify({ messages: rows.map((r) => this.inboxMessage(r)) })
     // Only cache when nothing was committed meanwhile: otherwise the next read rebuilds it.
     await this.watcher.sync()
     if (this.changes === before) {
@@ -146,11 +162,11 @@ export class InboxService {
 
   async fullMessage(inbox: InboxRow, rawId: string): Promise<FullMessage> {
     const row = await this.messageRow(inbox, rawId)
-    return toFullMessage(inbox.address, row, await listAttachments(this.db, row.id))
+    return toFullMessage(inbox.address, row, await listAttachments(this.db, row.id), this.inboxMessage(row))
   }
 
   async fullMessageFromRow(inbox: InboxRow, row: MessageSummaryRow): Promise<FullMessage> {
-    return toFullMessage(inbox.address, row, await listAttachments(this.db, row.id))
+    return toFullMessage(inbox.address, row, await listAttachments(this.db, row.id), this.inboxMessage(row))
   }
 
   async rawMessage(inbox: InboxRow, rawId: string): Promise<{ id: number; subject: string; raw: Buffer }> {
@@ -171,7 +187,7 @@ export class InboxService {
     const id = Number(rawId)
     const deleted = Number.isSafeInteger(id) && (await deleteMessage(this.db, inbox.id, id))
     if (!deleted) throw new AppError('message_not_found', 'This message does not exist. It may have been deleted.')
-    forgetInboxMessage(id)
+    this.messageViews.delete(id)
     this.watcher.messageDeleted(inbox.id, id)
   }
 
@@ -201,4 +217,3 @@ export class InboxService {
   }
 }
 
-export { toInboxMessage }

@@ -17,15 +17,10 @@ export function plainContent(row: Pick<MessageSummaryRow, 'text' | 'html'>): str
   return ''
 }
 
-/** Messages never change once stored, so their list form is computed once (text rendering and code search cost ~ms). */
-const inboxMessageCache = new Map<number, InboxMessage>()
-const INBOX_MESSAGE_CACHE_MAX = 20_000
-
-export function toInboxMessage(row: MessageSummaryRow): InboxMessage {
-  const cached = inboxMessageCache.get(row.id)
-  if (cached) return cached
+/** The list form of a message (text rendering and code search cost ~ms: InboxService caches the result). */
+export function buildInboxMessage(row: MessageSummaryRow): InboxMessage {
   const content = plainContent(row)
-  const view: InboxMessage = {
+  return {
     id: String(row.id),
     subject: row.subject,
     sender: senderDisplay(row.from_name, row.from_address),
@@ -37,25 +32,13 @@ export function toInboxMessage(row: MessageSummaryRow): InboxMessage {
     attachmentCount: row.attachment_count,
     verification: extractVerification(row.subject, content, row.html),
   }
-  if (inboxMessageCache.size >= INBOX_MESSAGE_CACHE_MAX) {
-    // Maps iterate in insertion order: dropping the first entry drops the oldest.
-    const oldest = inboxMessageCache.keys().next().value
-    if (oldest !== undefined) inboxMessageCache.delete(oldest)
-  }
-  inboxMessageCache.set(row.id, view)
-  return view
-}
-
-export function forgetInboxMessage(id: number): void {
-  inboxMessageCache.delete(id)
 }
 
 export function attachmentUrl(address: string, messageId: number, index: number): string {
   return `/api/email/${encodeURIComponent(address)}/messages/${messageId}/attachments/${index}`
 }
 
-export function toFullMessage(address: string, row: MessageSummaryRow, attachments: AttachmentMetaRow[]): FullMessage {
-  const list = toInboxMessage(row)
+export function toFullMessage(address: string, row: MessageSummaryRow, attachments: AttachmentMetaRow[], list: InboxMessage): FullMessage {
   const byCid = new Map<string, number>()
   for (const a of attachments) if (a.content_id) byCid.set(normalizeCid(a.content_id), a.position)
   const sanitized = row.html

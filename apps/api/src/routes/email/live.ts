@@ -2,7 +2,6 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { WaitQuery, WaitResponse } from '@tempbox/types'
 import type { InboxEvent } from '../../services/mail-watcher.js'
-import { toInboxMessage } from '../../services/message-view.js'
 import { AddressParams, addressErrors } from './schemas.js'
 
 /** Comment line often enough that proxies with idle timeouts or buffers keep the stream open and flushed. */
@@ -70,7 +69,7 @@ const liveRoutes: FastifyPluginAsyncTypebox = async (app) => {
         if (event.type === 'message') {
           if (event.row.id <= lastSent) return
           lastSent = event.row.id
-          send('message', { message: toInboxMessage(event.row) }, event.row.id)
+          send('message', { message: inboxes.inboxMessage(event.row) }, event.row.id)
         } else if (event.type === 'deleted') {
           send('deleted', { id: String(event.id) })
         } else {
