@@ -6,8 +6,12 @@ import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 export const REPO_ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..')
-/** tsx is a dependency of this tests package, not of the workspace root, so pnpm links it here. */
-const TSX = join(REPO_ROOT, 'tests/node_modules/.bin/tsx')
+/**
+ * tsx's loader (a dependency of this tests package, not of the root). Apps run as `node --import <loader>`
+ * rather than through the tsx CLI, so the child's pid is the server itself: a SIGKILL really kills it
+ * instead of orphaning the server behind a killed wrapper.
+ */
+const TSX_LOADER = import.meta.resolve('tsx')
 
 /** Asks the OS for a free port on loopback. */
 export async function freePort(): Promise<number> {
@@ -51,7 +55,7 @@ export interface RunningProcess {
 
 /** Starts one of our apps with tsx; output is kept for failure messages. */
 export function startProcess(entry: string, env: Record<string, string>): RunningProcess {
-  const child = spawn(TSX, [join(REPO_ROOT, entry)], {
+  const child = spawn(process.execPath, ['--import', TSX_LOADER, join(REPO_ROOT, entry)], {
     cwd: REPO_ROOT,
     env: { ...process.env, LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

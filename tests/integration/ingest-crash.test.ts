@@ -1,0 +1,97 @@
+import { randomBytes } from 'node:crypto'
+import { createDb, type Db } from '@tempbox/db'
+import nodemailer from 'nodemailer'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startStack, waitFor, type Stack } from '../support/stack.js'
+
+/** Parallel SMTP sessions writing while the process is killed. */
+const CONNECTIONS = 6
+/** Kill once this many messages were acknowledged, so the kill lands mid-stream. */
+const ACKS_BEFORE_KILL = 60
+
+let stack: Stack
+let db: Db
+
+/** A multipart message with a random attachment, CRLF line ends and no line starting with a dot. */
+function buildMessage(to: string, id: string): { raw: Buffer; attachment: Buffer } {
+  const attachment = randomBytes(2048 + Math.floor(Math.random() * 30_000))
+  const base64 = attachment.toString('base64').replace(/.{76}/g, '$&\r\n')
+  const raw = Buffer.from(
+    `From: Crash Test <crash@sender.test>\r\nTo: <${to}>\r\nSubject: crash ${id}\r\nMessage-ID: <${id}@sender.test>\r\n` +
+      'MIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary="b1"\r\n\r\n' +
+      `--b1\r\nContent-Type: text/plain; charset=utf-8\r\n\r\nMessage ${id}\r\n` +
+      `--b1\r\nContent-Type: application/octet-stream\r\nContent-Disposition: attachment; filename="${id}.bin"\r\n` +
+      `Content-Transfer-Encoding: base64\r\n\r\n${base64}\r\n--b1--\r\n`,
+  )
+  return { raw, attachment }
+}
+
+beforeAll(async () => {
+  stack = await startStack()
+  db = createDb({ path: stack.dbPath }).db
+  const now = Date.now()
+  await db
+    .insertInto('inbox')
+    .values(Array.from({ length: CONNECTIONS }, (_, i) => ({ address: `crash${i}@${stack.mailDomain}`, local_part: `crash${i}`, domain: stack.mailDomain, created_at: now, expires_at: now + 3_600_000 })))
+    .execute()
+})
+
+afterAll(async () => {
+  await db?.destroy()
+  await stack?.stop()
+})
+
+describe('mail ingest killed with SIGKILL mid-stream', () => {
+  it('keeps every message it acknowledged with 250, whole, and accepts mail again after a restart', async () => {
+    const acked = new Map<string, { to: string; raw: Buffer; attachment: Buffer }>()
+    let isKilled = false
+    const sender = async (worker: number) => {
+      const to = `crash${worker}@${stack.mailDomain}`
+      const transport = nodemailer.createTransport({ host: '127.0.0.1', port: stack.smtpPort, secure: false, ignoreTLS: true, pool: true, maxConnections: 1 })
+      try {
+        for (let n = 0; !isKilled; n++) {
+          const id = `w${worker}-${n}`
+          const message = buildMessage(to, id)
+          try {
+            const info = await transport.sendMail({ envelope: { from: 'crash@sender.test', to: [to] }, raw: message.raw })
+            if (info.response.startsWith('250')) acked.set(id, { to, ...message })
+          } catch {
+            return // the server died under us: this message was never acknowledged
+          }
+        }
+      } finally {
+        transport.close()
+      }
+    }
+    const senders = Array.from({ length: CONNECTIONS }, (_, worker) => sender(worker))
+    await waitFor(() => acked.size >= ACKS_BEFORE_KILL, 30_000, 'messages to be acknowledged')
+    await stack.ingest.stop('SIGKILL')
+    isKilled = true
+    await Promise.all(senders)
+    expect(acked.size).toBeGreaterThanOrEqual(ACKS_BEFORE_KILL)
+
+    await stack.restartIngest()
+    const rows = await db
+      .selectFrom('message')
+      .innerJoin('inbox', 'inbox.id', 'message.inbox_id')
+      .select(['message.id', 'message.subject', 'message.raw', 'message.size', 'message.attachment_count', 'inbox.address'])
+      .where('message.subject', 'like', 'crash %')
+      .execute()
+    const bySubject = new Map(rows.map((row) => [row.subject, row]))
+    for (const [id, sent] of acked) {
+      const row = bySubject.get(`crash ${id}`)
+      expect(row, `acknowledged message ${id} is missing`).toBeDefined()
+      expect(row!.address).toBe(sent.to)
+      expect(row!.raw.equals(sent.raw), `raw bytes of ${id} differ`).toBe(true)
+      expect(row!.size).toBe(sent.raw.length)
+      expect(row!.attachment_count).toBe(1)
+      const attachment = await db.selectFrom('attachment').select(['filename', 'content']).where('message_id', '=', row!.id).executeTakeFirstOrThrow()
+      expect(attachment.filename).toBe(`${id}.bin`)
+      expect(attachment.content.equals(sent.attachment)).toBe(true)
+    }
+
+    const transport = nodemailer.createTransport({ host: '127.0.0.1', port: stack.smtpPort, secure: false, ignoreTLS: true })
+    const after = await transport.sendMail({ from: 'crash@sender.test', to: `crash0@${stack.mailDomain}`, subject: 'after restart', text: 'still here' })
+    expect(after.response).toMatch(/^250 /)
+  })
+})
