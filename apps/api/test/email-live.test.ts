@@ -1,0 +1,172 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { createDb } from '@tempbox/db'
+import type { App } from '../src/app.js'
+import { buildTestApp } from './helper.js'
+import { deliver, generate } from './email-fixtures.js'
+
+let app: App
+const cleanups: (() => void | Promise<void>)[] = []
+afterEach(async () => {
+  for (const c of cleanups.splice(0)) await c()
+  await app?.close()
+})
+
+const wait = (address: string, query: string) => app.inject({ method: 'GET', url: `/api/email/${address}/wait?${query}` })
+
+describe('GET /api/email/{address}/wait', () => {
+  it('times out cleanly with 200 {message: null, timedOut: true}', async () => {
+    app = await buildTestApp()
+    const address = await generate(app)
+    const res = await wait(address, 'timeout=1')
+    expect(res.statusCode).toBe(200)
+    expect(res.headers['cache-control']).toBe('no-store')
+    expect(res.json()).toEqual({ message: null, timedOut: true })
+  })
+
+  it('answers as soon as a message arrives, with its codes and links', async () => {
+    app = await buildTestApp()
+    const address = await generate(app)
+    await deliver(app, address, { subject: 'before the call' })
+    const pending = wait(address, 'timeout=30')
+    setTimeout(() => void deliver(app, address, { subject: 'Your login code', text: 'Use 739204 to sign in.' }), 200)
+    const res = await pending
+    expect(res.statusCode).toBe(200)
+    const body = res.json() as { timedOut: boolean; message: { subject: string; verification: { codes: string[] } } }
+    expect(body.timedOut).toBe(false)
+    expect(body.message.subject).toBe('Your login code')
+    expect(body.message.verification.codes).toEqual(['739204'])
+  })
+
+  it('answers at once with the first message after `since`', async () => {
+    app = await buildTestApp()
+    const address = await generate(app)
+    const first = await deliver(app, address, { subject: 'one' })
+    await deliver(app, address, { subject: 'two' })
+    const res = await wait(address, `timeout=30&since=${first}`)
+    expect((res.json() as { message: { subject: string } }).message.subject).toBe('two')
+    const all = await wait(address, 'timeout=30&since=0')
+    expect((all.json() as { message: { subject: string } }).message.subject).toBe('one')
+  })
+
+  it('validates the timeout and the address', async () => {
+    app = await buildTestApp()
+    const address = await generate(app)
+    expect((await wait(address, 'timeout=61')).statusCode).toBe(400)
+    expect((await wait(address, 'timeout=abc')).statusCode).toBe(400)
+    expect((await wait('bad', 'timeout=1')).json()).toMatchObject({ code: 'invalid_address' })
+    expect((await wait('gone@tempbox.local', 'timeout=1')).json()).toMatchObject({ code: 'inbox_not_found' })
+  })
+
+  it('sees messages committed by another process (another connection to the same file)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tempbox-api-'))
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }))
+    app = await buildTestApp({ DATABASE_PATH: join(dir, 'db.sqlite') })
+    const address = await generate(app)
+    const other = createDb({ path: join(dir, 'db.sqlite') })
+    cleanups.push(() => other.db.destroy())
+    const inbox = await other.db.selectFrom('inbox').select('id').where('address', '=', address).executeTakeFirstOrThrow()
+    const pending = wait(address, 'timeout=30')
+    setTimeout(() => {
+      other.sqlite
+        .prepare('insert into message (inbox_id, subject, received_at, size, raw, text) values (?, ?, ?, ?, ?, ?)')
+        .run(inbox.id, 'from ingest', Date.now(), 3, Buffer.from('abc'), 'hi')
+    }, 200)
+    const res = await pending
+    expect((res.json() as { message: { subject: string } }).message.subject).toBe('from ingest')
+    // and the cached listing follows too
+    const list = await app.inject({ method: 'GET', url: `/api/email/${address}` })
+    expect((list.json() as { messages: { subject: string }[] }).messages.map((m) => m.subject)).toEqual(['from ingest'])
+  })
+})
+
+/** Reads an SSE stream into parsed events. */
+function readEvents(body: ReadableStream<Uint8Array>) {
+  const events: { event: string; id?: string; data: any }[] = []
+  let raw = ''
+  const decoder = new TextDecoder()
+  const reader = body.getReader()
+  void (async () => {
+    for (;;) {
+      const { value, done } = await reader.read().catch(() => ({ value: undefined, done: true }))
+      if (done) return
+      raw += decoder.decode(value, { stream: true })
+      let cut: number
+      while ((cut = raw.indexOf('\n\n')) >= 0) {
+        const block = raw.slice(0, cut)
+        raw = raw.slice(cut + 2)
+        const fields: Record<string, string> = {}
+        for (const line of block.split('\n')) {
+          const m = /^([a-z]+): ?(.*)$/.exec(line)
+          if (m) fields[m[1]!] = m[2]!
+        }
+        if (fields.event) events.push({ event: fields.event, id: fields.id, data: JSON.parse(fields.data ?? 'null') })
+        else if (fields.retry) events.push({ event: 'retry', data: Number(fields.retry) })
+      }
+    }
+  })()
+  return { events, cancel: () => reader.cancel().catch(() => undefined) }
+}
+
+describe('GET /api/email/{address}/events', () => {
+  it('streams ready, then new messages and deletions, with proxy-friendly headers', async () => {
+    app = await buildTestApp()
+    const address = await generate(app)
+    const url = await app.listen({ host: '127.0.0.1', port: 0 })
+    const res = await fetch(`${url}/api/email/${address}/events`)
+    expect(res.status).toBe(200)
+    expect(res.headers.get('content-type')).toContain('text/event-stream')
+    expect(res.headers.get('x-accel-buffering')).toBe('no')
+    expect(res.headers.get('cache-control')).toContain('no-store')
+    const stream = readEvents(res.body!)
+    cleanups.push(stream.cancel)
+    await expect.poll(() => stream.events.map((e) => e.event)).toEqual(['retry', 'ready'])
+    expect(stream.events[1]!.data).toMatchObject({ address })
+
+    const id = await deliver(app, address, { subject: 'pushed', text: 'Your PIN: 4821' })
+    await expect.poll(() => stream.events.find((e) => e.event === 'message')).toBeDefined()
+    const message = stream.events.find((e) => e.event === 'message')!
+    expect(message.id).toBe(String(id))
+    expect(message.data.message).toMatchObject({ id: String(id), subject: 'pushed', verification: { codes: ['4821'] } })
+
+    await app.inject({ method: 'DELETE', url: `/api/email/${address}/messages/${id}` })
+    await expect.poll(() => stream.events.find((e) => e.event === 'deleted')?.data).toEqual({ id: String(id) })
+  })
+
+  it('replays what arrived while disconnected (Last-Event-ID) and only to the right inbox', async () => {
+    app = await buildTestApp()
+    const address = await generate(app)
+    const other = await generate(app)
+    const seen = await deliver(app, address, { subject: 'seen' })
+    await deliver(app, address, { subject: 'missed' })
+    const url = await app.listen({ host: '127.0.0.1', port: 0 })
+    const res = await fetch(`${url}/api/email/${address}/events`, { headers: { 'Last-Event-ID': String(seen) } })
+    const stream = readEvents(res.body!)
+    cleanups.push(stream.cancel)
+    await deliver(app, other, { subject: 'not mine' })
+    await deliver(app, address, { subject: 'live' })
+    await expect.poll(() => stream.events.filter((e) => e.event === 'message').map((e) => e.data.message.subject)).toEqual(['missed', 'live'])
+  })
+
+  it('answers 404 JSON for unknown addresses', async () => {
+    app = await buildTestApp()
+    const res = await app.inject({ method: 'GET', url: '/api/email/nobody@tempbox.local/events' })
+    expect(res.statusCode).toBe(404)
+    expect(res.json()).toMatchObject({ code: 'inbox_not_found' })
+  })
+
+  it('tells the stream when the address expires and closes it', async () => {
+    app = await buildTestApp()
+    const address = await generate(app)
+    const url = await app.listen({ host: '127.0.0.1', port: 0 })
+    const res = await fetch(`${url}/api/email/${address}/events`)
+    const stream = readEvents(res.body!)
+    cleanups.push(stream.cancel)
+    await expect.poll(() => stream.events.length).toBe(2)
+    await app.db.updateTable('inbox').set({ expires_at: Date.now() - 1 }).execute()
+    await app.inboxService.sweep()
+    await expect.poll(() => stream.events.at(-1)).toEqual({ event: 'expired', id: undefined, data: { address } })
+  })
+})
