@@ -1,0 +1,38 @@
+import jsQR from 'jsqr'
+import { PNG } from 'pngjs'
+import { describe, expect, it } from 'vitest'
+import { makeQrDataUrl, prepareQrText, QR_SIZE } from './qr'
+
+function decode(dataUrl: string): { text: string | undefined; width: number; height: number } {
+  const png = PNG.sync.read(Buffer.from(dataUrl.split(',')[1]!, 'base64'))
+  const code = jsQR(new Uint8ClampedArray(png.data), png.width, png.height)
+  return { text: code?.data, width: png.width, height: png.height }
+}
+
+describe('QR round trip (generate the PNG, decode it back)', () => {
+  it.each([
+    ['ASCII text', 'Hello, world! 123'],
+    ['a long URL', `https://example.com/some/really/long/path?${Array.from({ length: 20 }, (_, i) => `param${i}=value${i}`).join('&')}`],
+    ['non-Latin text', 'Привет, мир · 你好世界 · مرحبا بالعالم · こんにちは'],
+  ])('%s', async (_label, text) => {
+    const decoded = decode(await makeQrDataUrl(text))
+    expect(decoded.width).toBe(QR_SIZE)
+    expect(decoded.height).toBe(QR_SIZE)
+    expect(decoded.text).toBe(text)
+  })
+})
+
+describe('prepareQrText', () => {
+  it('puts https:// in front of a bare domain and says so', () => {
+    expect(prepareQrText('example.com')).toEqual({ value: 'https://example.com', formatted: true })
+    expect(prepareQrText(' www.example.co.uk/path?x=1 ')).toEqual({ value: 'https://www.example.co.uk/path?x=1', formatted: true })
+  })
+
+  it('leaves full URLs and ordinary text alone', () => {
+    expect(prepareQrText('https://example.com')).toEqual({ value: 'https://example.com', formatted: false })
+    expect(prepareQrText('http://example.com')).toEqual({ value: 'http://example.com', formatted: false })
+    expect(prepareQrText('Hello there. How are you')).toEqual({ value: 'Hello there. How are you', formatted: false })
+    expect(prepareQrText('mailto:a@example.com')).toEqual({ value: 'mailto:a@example.com', formatted: false })
+    expect(prepareQrText('3.14')).toEqual({ value: '3.14', formatted: false })
+  })
+})
