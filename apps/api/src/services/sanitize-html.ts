@@ -27,7 +27,7 @@ const LAYOUT_ATTRIBUTES = [
 
 /** Disallowed tags whose content is dropped too, not just the tag (script text, SVG/MathML payloads, form controls). */
 const DROP_WITH_CONTENT = [
-  'script', 'noscript', 'textarea', 'option', 'select', 'svg', 'math', 'title', 'head', 'iframe', 'frame', 'frameset',
+  'script', 'noscript', 'textarea', 'option', 'select', 'svg', 'math', 'title', 'iframe', 'frame', 'frameset',
   'object', 'embed', 'applet', 'template', 'xml', 'button', 'input', 'meta', 'base', 'link', 'audio', 'video', 'canvas',
 ]
 
