@@ -1,3 +1,4 @@
+import { buttonVariants } from '@tempbox/ui'
 import { Download, Trash2, X } from 'lucide-react'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
@@ -5,10 +6,7 @@ import { deleteMessage, rawUrl, useMessage } from '../api/message'
 import { AttachmentList } from './attachment-list'
 import { MailFrame } from './mail-frame'
 
-const button =
-  'inline-flex min-h-9 items-center gap-1 rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium text-slate-800 hover:bg-slate-50 ' +
-  'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600 disabled:opacity-60 ' +
-  'dark:border-slate-600 dark:bg-slate-800 dark:text-slate-100 dark:hover:bg-slate-700'
+const button = buttonVariants({ variant: 'outline', size: 'sm' })
 
 interface MessageViewerProps {
   address: string

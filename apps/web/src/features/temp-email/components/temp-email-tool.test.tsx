@@ -2,6 +2,7 @@ import '../../../lib/i18n'
 import { act, render, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { delay, http, HttpResponse } from 'msw'
+import { dismissToast, Toaster } from '@tempbox/ui'
 import { SWRConfig } from 'swr'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import { swrConfig } from '../../../lib/swr'
@@ -9,14 +10,13 @@ import { useCurrentAddress } from '../../../stores/current-address'
 import { fullMessage, inboxMessage } from '../../../testing/mocks/email-data'
 import { emailState, TEST_ADDRESS } from '../../../testing/mocks/email-handlers'
 import { server } from '../../../testing/mocks/server'
-import { useNotices } from '../hooks/use-notify'
 import { TempEmailTool } from './temp-email-tool'
 
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }))
 beforeEach(() => {
   emailState.reset()
   useCurrentAddress.setState({ email: null, expiresAt: null })
-  useNotices.setState({ current: null })
+  dismissToast()
 })
 afterEach(() => {
   server.resetHandlers()
@@ -30,9 +30,19 @@ function renderTool() {
   render(
     <SWRConfig value={{ ...swrConfig, provider: () => new Map() }}>
       <TempEmailTool />
+      <Toaster />
     </SWRConfig>,
   )
   return user
+}
+
+/** The open toast of the shared kit, once it shows `text`. */
+async function expectToast(text: string, variant: 'default' | 'destructive' = 'default') {
+  await waitFor(() => {
+    const open = document.querySelector('[data-slot="toast"][data-state="open"]')
+    expect(open).toHaveTextContent(text)
+    expect(open).toHaveAttribute('data-variant', variant)
+  })
 }
 
 function withAddress() {
@@ -50,7 +60,7 @@ describe('generate', () => {
     const user = renderTool()
     await user.click(screen.getByRole('button', { name: 'Generate Email' }))
     expect(screen.getByRole('button', { name: 'Generating...' })).toBeDisabled()
-    expect(await screen.findByRole('status')).toHaveTextContent('Email Generated')
+    await expectToast('Email Generated')
     expect(screen.getByLabelText('Your temporary address')).toHaveValue(TEST_ADDRESS)
     expect(screen.getByTestId('expiry')).toHaveTextContent(/Expires in 2[34]:\d\d:\d\d/)
     expect(useCurrentAddress.getState().email).toBe(TEST_ADDRESS)
@@ -62,7 +72,7 @@ describe('generate', () => {
     server.use(http.post('/api/email/generate', () => HttpResponse.json({ error: 'Database exploded', code: 'internal' }, { status: 500 })))
     const user = renderTool()
     await user.click(screen.getByRole('button', { name: 'Generate Email' }))
-    expect(await screen.findByRole('alert')).toHaveTextContent('Failed to generate temporary email. Please try again.')
+    await expectToast('Failed to generate temporary email. Please try again.', 'destructive')
     expect(screen.queryByLabelText('Your temporary address')).not.toBeInTheDocument()
   })
 
@@ -79,7 +89,7 @@ describe('generate', () => {
     await user.type(screen.getByLabelText('Name'), 'alice')
     await user.selectOptions(await screen.findByLabelText('Domain'), 'mailbox.test')
     await user.click(screen.getByRole('button', { name: 'Generate Email' }))
-    expect(await screen.findByRole('alert')).toHaveTextContent('That address is already taken.')
+    await expectToast('That address is already taken.', 'destructive')
     expect(bodies).toEqual([{ localPart: 'alice', domain: 'mailbox.test' }])
   })
 })
@@ -89,7 +99,7 @@ describe('copy', () => {
     withAddress()
     const user = renderTool()
     await user.click(screen.getByRole('button', { name: 'Copy' }))
-    expect(await screen.findByRole('status')).toHaveTextContent('Copied')
+    await expectToast('Copied')
     expect(await navigator.clipboard.readText()).toBe(TEST_ADDRESS)
   })
 
@@ -98,9 +108,8 @@ describe('copy', () => {
     const user = renderTool()
     vi.spyOn(navigator.clipboard, 'writeText').mockRejectedValue(new Error('denied'))
     await user.click(screen.getByRole('button', { name: 'Copy' }))
-    const alert = await screen.findByRole('alert')
-    expect(alert).toHaveTextContent('Copy Failed')
-    expect(alert).toHaveTextContent('Could not copy to clipboard')
+    await expectToast('Copy Failed', 'destructive')
+    await expectToast('Could not copy to clipboard', 'destructive')
   })
 })
 
@@ -119,9 +128,8 @@ describe('check emails', () => {
     )
     await user.click(screen.getByRole('button', { name: 'Check Emails' }))
     expect(screen.getByRole('button', { name: 'Checking...' })).toBeDisabled()
-    const toast = await screen.findByRole('status')
-    expect(toast).toHaveTextContent('Inbox Refreshed')
-    expect(toast).toHaveTextContent('Found 1 message(s).')
+    await expectToast('Inbox Refreshed')
+    await expectToast('Found 1 message(s).')
     expect(screen.getByText('Alice Example')).toBeInTheDocument()
     const forced = emailState.inboxRequests.at(-1)!
     const url = new URL(forced.url)
@@ -136,7 +144,7 @@ describe('check emails', () => {
     withAddress()
     const user = renderTool()
     await user.click(screen.getByRole('button', { name: 'Check Emails' }))
-    expect(await screen.findByRole('status')).toHaveTextContent('No new messages.')
+    await expectToast('No new messages.')
   })
 
   it('shows the spec text when the refresh fails', async () => {
@@ -145,7 +153,7 @@ describe('check emails', () => {
     await screen.findByText(/No messages yet/)
     server.use(http.get('/api/email/:address', () => HttpResponse.json({ error: 'boom', code: 'internal' }, { status: 500 })))
     await user.click(screen.getByRole('button', { name: 'Check Emails' }))
-    expect(await screen.findByRole('alert')).toHaveTextContent('Failed to refresh inbox. Please try again.')
+    await expectToast('Failed to refresh inbox. Please try again.', 'destructive')
   })
 })
 
@@ -193,7 +201,7 @@ describe('inbox', () => {
     withAddress()
     server.use(http.get('/api/email/:address', () => HttpResponse.json({ error: 'This address does not exist or has expired.', code: 'inbox_not_found' }, { status: 404 })))
     renderTool()
-    expect(await screen.findByText('Address Expired')).toBeInTheDocument()
+    await expectToast('Address Expired', 'destructive')
     expect(screen.queryByLabelText('Your temporary address')).not.toBeInTheDocument()
     expect(screen.getByText(/This address has expired/, { selector: 'p[role="alert"]' })).toBeInTheDocument()
     expect(useCurrentAddress.getState().email).toBeNull()
@@ -210,7 +218,7 @@ describe('inbox', () => {
     expect(link).toHaveAttribute('target', '_blank')
     expect(link).toHaveAttribute('rel', 'noopener noreferrer')
     await user.click(screen.getByRole('button', { name: 'Copy code 482913' }))
-    expect(await screen.findByRole('status')).toHaveTextContent('Copied')
+    await expectToast('Copied')
     expect(await navigator.clipboard.readText()).toBe('482913')
   })
 
@@ -245,7 +253,7 @@ describe('inbox', () => {
     const user = renderTool()
     await user.click(await screen.findByRole('button', { name: /Delete me/ }))
     await user.click(await screen.findByRole('button', { name: 'Delete' }))
-    expect(await screen.findByRole('status')).toHaveTextContent('Message Deleted')
+    await expectToast('Message Deleted')
     await waitFor(() => expect(screen.queryByText('Delete me')).not.toBeInTheDocument())
     expect(emailState.deleted).toEqual(['7'])
   })

@@ -14,7 +14,6 @@ import { copyText } from '../lib/clipboard'
 import { countdown } from '../lib/format'
 import { AddressForm } from './address-form'
 import { MessageList } from './message-list'
-import { Notices } from './notices'
 import { secondaryButton } from './styles'
 
 function isGone(error: unknown): boolean {
@@ -183,7 +182,6 @@ export function TempEmailTool() {
           </div>
         )}
       </div>
-      <Notices />
     </section>
   )
 }

@@ -1,38 +1,8 @@
-import { create } from 'zustand'
+import { useToast, type ToastOptions } from '@tempbox/ui'
 
-export interface Notice {
-  title: string
-  description?: string
-  variant?: 'default' | 'destructive'
-}
+export type Notify = (notice: ToastOptions) => void
 
-interface NoticeState {
-  current: (Notice & { id: number }) | null
-  show: (notice: Notice) => void
-  dismiss: () => void
-}
-
-/** Display time of a toast (spec §4). */
-export const NOTICE_MS = 5000
-
-let nextId = 1
-let timer: ReturnType<typeof setTimeout> | undefined
-
-/** One toast at a time (spec §4): a new one replaces the previous. */
-export const useNotices = create<NoticeState>()((set) => ({
-  current: null,
-  show: (notice) => {
-    clearTimeout(timer)
-    const id = nextId++
-    set({ current: { ...notice, id } })
-    timer = setTimeout(() => set((s) => (s.current?.id === id ? { current: null } : s)), NOTICE_MS)
-  },
-  dismiss: () => set({ current: null }),
-}))
-
-export type Notify = (notice: Notice) => void
-
-/** The tool's toast function. */
+/** The tool's toast function: the shared kit's single toast (spec §4). */
 export function useNotify(): Notify {
-  return useNotices((s) => s.show)
+  return useToast().toast
 }
