@@ -1,0 +1,124 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import {
+  AuthResponse,
+  ErrorBody,
+  LoginBody,
+  MeResponse,
+  PromoteOwnerBody,
+  PromoteOwnerResponse,
+  RegisterBody,
+  SavedAddressesResponse,
+  SetupStatusResponse,
+  SuccessResponse,
+} from '@tempbox/types'
+import { AuthService } from '../../services/auth-service.js'
+import { SetupService } from '../../services/setup-service.js'
+import { toPublicUser } from '../../services/user-fields.js'
+
+/** Per IP, in memory only. Generous for people, tight for password guessing. */
+const LOGIN_LIMIT = { max: 20, timeWindow: '15 minutes' }
+const REGISTER_LIMIT = { max: 10, timeWindow: '1 hour' }
+const PROMOTE_LIMIT = { max: 10, timeWindow: '15 minutes' }
+
+const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const auth = new AuthService(app.db, (user) => app.signToken(user))
+  const setup = new SetupService(app.db, app.config.adminSetupKey)
+  app.addHook('onReady', () => auth.warm())
+
+  app.post(
+    '/auth/register',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Create an account (password ≥ 6 characters) and sign in',
+        body: RegisterBody,
+        response: { 200: AuthResponse, 400: ErrorBody, 409: ErrorBody, 429: ErrorBody },
+      },
+      config: { rateLimit: REGISTER_LIMIT },
+    },
+    async (request) => auth.register(request.body),
+  )
+
+  app.post(
+    '/auth/login',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Sign in; answers 401 "Invalid email or password" for an unknown email or a wrong password alike',
+        body: LoginBody,
+        response: { 200: AuthResponse, 400: ErrorBody, 401: ErrorBody, 429: ErrorBody },
+      },
+      config: { rateLimit: LOGIN_LIMIT },
+    },
+    async (request) => auth.login(request.body),
+  )
+
+  app.get(
+    '/auth/me',
+    {
+      schema: { tags: ['auth'], summary: 'The signed-in account', security: [{ bearer: [] }], response: { 200: MeResponse, 401: ErrorBody } },
+      preHandler: app.authenticate,
+    },
+    async (request) => ({ user: toPublicUser(request.currentUser!) }),
+  )
+
+  app.get(
+    '/auth/addresses',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Unexpired temporary addresses generated while signed in to this account',
+        security: [{ bearer: [] }],
+        response: { 200: SavedAddressesResponse, 401: ErrorBody },
+      },
+      preHandler: app.authenticate,
+    },
+    async (request, reply) => reply.header('Cache-Control', 'no-store').send({ addresses: await auth.savedAddresses(request.currentUser!.id) }),
+  )
+
+  app.delete(
+    '/auth/account',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Delete the account with its saved addresses and their mail',
+        security: [{ bearer: [] }],
+        response: { 200: SuccessResponse, 401: ErrorBody, 404: ErrorBody },
+      },
+      preHandler: app.authenticate,
+    },
+    async (request) => {
+      const removed = await auth.deleteAccount(request.currentUser!.id)
+      app.inboxService.forgetInboxes(removed)
+      return { success: true, message: 'Your account and all associated data has been deleted.' }
+    },
+  )
+
+  app.get(
+    '/auth/setup',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Owner setup status: the setup key only while no owner exists',
+        response: { 200: SetupStatusResponse },
+      },
+    },
+    async (_request, reply) => reply.header('Cache-Control', 'no-store').send(await setup.status()),
+  )
+
+  app.post(
+    '/auth/promote-owner',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Make an existing account the owner with the setup key; closed (403) once an owner exists',
+        body: PromoteOwnerBody,
+        response: { 200: PromoteOwnerResponse, 400: ErrorBody, 403: ErrorBody, 404: ErrorBody, 429: ErrorBody },
+      },
+      config: { rateLimit: PROMOTE_LIMIT },
+    },
+    async (request) => setup.promote(request.body),
+  )
+}
+
+export default authRoutes

@@ -1,0 +1,95 @@
+import argon2 from 'argon2'
+import type { Db, UserRow } from '@tempbox/db'
+import { PASSWORD_MIN_LENGTH, type AuthResponse, type SavedAddress } from '@tempbox/types'
+import { AppError } from '../errors.js'
+import { deleteUserCascade, findUserByEmail, insertUser, listLiveInboxesOfUser } from '../repositories/user-repository.js'
+import { emailProblem, normaliseEmail, toPublicUser } from './user-fields.js'
+
+/** argon2id with OWASP's minimum profile (19 MiB, 2 passes): strong, and cheap enough for a 2-core host. */
+const HASH_OPTIONS = { type: argon2.argon2id, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const
+const PASSWORD_MAX_LENGTH = 256
+const USERNAME_MAX_LENGTH = 50
+export const INVALID_CREDENTIALS = 'Invalid email or password'
+
+export type SignToken = (user: UserRow) => string
+
+export class AuthService {
+  /** Verified when the email is unknown, so a failed login costs the same whether or not the account exists. */
+  private dummyHash: Promise<string> | null = null
+
+  constructor(
+    private readonly db: Db,
+    private readonly sign: SignToken,
+  ) {}
+
+  private dummy(): Promise<string> {
+    this.dummyHash ??= argon2.hash('not-a-real-password-' + Math.random(), HASH_OPTIONS)
+    return this.dummyHash
+  }
+
+  async register(input: { email: string; password: string; username?: string | null }): Promise<AuthResponse> {
+    const email = normaliseEmail(input.email)
+    const username = input.username?.trim() || null
+    const fields: Record<string, string> = {}
+    const emailError = emailProblem(email)
+    if (emailError) fields.email = emailError
+    if (input.password.length < PASSWORD_MIN_LENGTH) fields.password = `Password must be at least ${PASSWORD_MIN_LENGTH} characters.`
+    else if (input.password.length > PASSWORD_MAX_LENGTH) fields.password = `Password must be at most ${PASSWORD_MAX_LENGTH} characters.`
+    if (username && username.length > USERNAME_MAX_LENGTH) fields.username = `Username must be at most ${USERNAME_MAX_LENGTH} characters.`
+    throwIfInvalid(fields)
+
+    if (await findUserByEmail(this.db, email)) throw emailTaken()
+    const passwordHash = await argon2.hash(input.password, HASH_OPTIONS)
+    const row = await insertUser(this.db, { email, username, password_hash: passwordHash, role: 'user', created_at: Date.now() })
+    if (!row) throw emailTaken()
+    return { token: this.sign(row), user: toPublicUser(row) }
+  }
+
+  async login(input: { email: string; password: string }): Promise<AuthResponse> {
+    const email = normaliseEmail(input.email)
+    const fields: Record<string, string> = {}
+    if (email === '') fields.email = 'Email is required.'
+    if (input.password === '') fields.password = 'Password is required.'
+    throwIfInvalid(fields)
+
+    const row = email.length <= 254 ? await findUserByEmail(this.db, email) : undefined
+    const password = input.password.slice(0, PASSWORD_MAX_LENGTH + 1)
+    if (!row) {
+      await argon2.verify(await this.dummy(), password).catch(() => false)
+      throw new AppError('invalid_credentials', INVALID_CREDENTIALS)
+    }
+    const ok = await argon2.verify(row.password_hash, password).catch(() => false)
+    if (!ok) throw new AppError('invalid_credentials', INVALID_CREDENTIALS)
+    return { token: this.sign(row), user: toPublicUser(row) }
+  }
+
+  /** Removes the account with its addresses and their mail; returns the removed inboxes so caches can forget them. */
+  async deleteAccount(userId: number): Promise<{ id: number; address: string }[]> {
+    const { deleted, inboxes } = await deleteUserCascade(this.db, userId)
+    if (!deleted) throw new AppError('user_not_found', 'This account no longer exists.')
+    return inboxes
+  }
+
+  async savedAddresses(userId: number, now = Date.now()): Promise<SavedAddress[]> {
+    const rows = await listLiveInboxesOfUser(this.db, userId, now)
+    return rows.map((r) => ({
+      email: r.address,
+      createdAt: new Date(r.created_at).toISOString(),
+      expiresAt: new Date(r.expires_at).toISOString(),
+    }))
+  }
+
+  /** Warms the dummy hash so the first failed login isn't slower than the rest. */
+  async warm(): Promise<void> {
+    await this.dummy()
+  }
+}
+
+function emailTaken(): AppError {
+  return new AppError('email_taken', 'An account with this email already exists.', { email: 'An account with this email already exists.' })
+}
+
+function throwIfInvalid(fields: Record<string, string>): void {
+  const first = Object.values(fields)[0]
+  if (first) throw new AppError('validation_failed', first, fields)
+}

@@ -1,0 +1,161 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { createHmac } from 'node:crypto'
+import { buildTestApp } from './helper.js'
+import { bearer, signUp } from './auth-helpers.js'
+import type { App } from '../src/app.js'
+
+let app: App
+
+function hs256(claims: object, key: string): string {
+  const enc = (v: object) => Buffer.from(JSON.stringify(v)).toString('base64url')
+  const unsigned = `${enc({ alg: 'HS256', typ: 'JWT' })}.${enc(claims)}`
+  return `${unsigned}.${createHmac('sha256', key).update(unsigned).digest('base64url')}`
+}
+beforeEach(async () => {
+  app = await buildTestApp()
+})
+afterEach(() => app.close())
+
+describe('register', () => {
+  it('creates an account with a normalised email and returns a token and the user', async () => {
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/auth/register',
+      payload: { email: '  Alice@Example.COM ', password: 'secret1', username: 'alice' },
+    })
+    expect(res.statusCode).toBe(200)
+    const body = res.json()
+    expect(body.token).toEqual(expect.any(String))
+    expect(body.user).toMatchObject({ email: 'alice@example.com', username: 'alice', role: 'user', authenticated: true })
+    const row = await app.db.selectFrom('user').selectAll().executeTakeFirstOrThrow()
+    expect(row.password_hash).toMatch(/^\$argon2id\$/)
+  })
+
+  it('refuses a duplicate email with 409, whatever its case', async () => {
+    await signUp(app, 'user', 'bob@example.com')
+    const res = await app.inject({ method: 'POST', url: '/api/auth/register', payload: { email: 'BOB@example.com', password: 'secret1' } })
+    expect(res.statusCode).toBe(409)
+    expect(res.json()).toMatchObject({ code: 'email_taken', error: 'An account with this email already exists.' })
+  })
+
+  it('answers 400 with a message per field', async () => {
+    const res = await app.inject({ method: 'POST', url: '/api/auth/register', payload: { email: 'not-an-email', password: '123' } })
+    expect(res.statusCode).toBe(400)
+    expect(res.json().fields).toEqual({
+      email: 'Please enter a valid email address.',
+      password: 'Password must be at least 6 characters.',
+    })
+    const missing = await app.inject({ method: 'POST', url: '/api/auth/register', payload: { password: 'secret1' } })
+    expect(missing.statusCode).toBe(400)
+    expect(missing.json().fields.email).toBe('Email is required.')
+  })
+})
+
+describe('login', () => {
+  it('signs in with the right password, any email case', async () => {
+    await signUp(app, 'user', 'carol@example.com')
+    const res = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: 'Carol@Example.com', password: 'secret-pass' } })
+    expect(res.statusCode).toBe(200)
+    expect(res.json().user.email).toBe('carol@example.com')
+  })
+
+  it('answers the same 401 for a wrong password and an unknown email', async () => {
+    await signUp(app, 'user', 'dave@example.com')
+    const wrong = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: 'dave@example.com', password: 'nope-nope' } })
+    const unknown = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: 'nobody@example.com', password: 'nope-nope' } })
+    expect(wrong.statusCode).toBe(401)
+    expect(unknown.statusCode).toBe(401)
+    expect(wrong.json()).toEqual({ error: 'Invalid email or password', code: 'invalid_credentials' })
+    expect(unknown.json()).toEqual(wrong.json())
+  })
+
+  it('is rate-limited per IP', async () => {
+    const statuses: number[] = []
+    for (let i = 0; i < 21; i++) {
+      const res = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: 'x@example.com', password: '' } })
+      statuses.push(res.statusCode)
+    }
+    expect(statuses.slice(0, 20).every((s) => s === 400)).toBe(true)
+    expect(statuses[20]).toBe(429)
+  })
+})
+
+describe('me and tokens', () => {
+  it('returns the current user for a valid token', async () => {
+    const { token, email } = await signUp(app)
+    const res = await app.inject({ method: 'GET', url: '/api/auth/me', headers: bearer(token) })
+    expect(res.statusCode).toBe(200)
+    expect(res.json().user).toMatchObject({ email, role: 'user' })
+  })
+
+  it('refuses no token, a tampered token, a token signed with another key and an expired token', async () => {
+    const { token } = await signUp(app)
+    const [head, payload, sig] = token.split('.')
+    const forgedPayload = Buffer.from(JSON.stringify({ sub: '1', iat: 1, exp: 9999999999 })).toString('base64url')
+    const now = Math.floor(Date.now() / 1000)
+    const otherKey = hs256({ sub: '1', iat: now, exp: now + 600 }, 'x'.repeat(40))
+    const expired = hs256({ sub: '1', iat: now - 7200, exp: now - 3600 }, app.config.jwtSecret)
+    // Same key, fresh expiry: accepted, so the refusals above are about the signature and the expiry.
+    expect((await app.inject({ method: 'GET', url: '/api/auth/me', headers: bearer(hs256({ sub: '1', iat: now, exp: now + 600 }, app.config.jwtSecret)) })).statusCode).toBe(200)
+    const none = `${Buffer.from(JSON.stringify({ alg: 'none', typ: 'JWT' })).toString('base64url')}.${payload}.`
+    for (const headers of [{}, bearer(`${head}.${forgedPayload}.${sig}`), bearer(otherKey), bearer(expired), bearer(none), { authorization: 'Basic abc' }]) {
+      const res = await app.inject({ method: 'GET', url: '/api/auth/me', headers })
+      expect(res.statusCode).toBe(401)
+      expect(res.json().code).toBe('unauthorized')
+    }
+    const res = await app.inject({ method: 'GET', url: '/api/auth/me', headers: bearer(expired) })
+    expect(res.json().error).toBe('Your session has expired. Please sign in again.')
+  })
+
+  it('signs tokens that expire', async () => {
+    const { token } = await signUp(app)
+    const claims = JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString())
+    expect(claims.exp - claims.iat).toBe(7 * 24 * 3600)
+  })
+})
+
+describe('saved addresses and deletion', () => {
+  it('saves addresses generated while signed in and lists only the unexpired ones', async () => {
+    const { token } = await signUp(app)
+    const mine = await app.inject({ method: 'POST', url: '/api/email/generate', headers: bearer(token) })
+    expect(mine.statusCode).toBe(200)
+    await app.inject({ method: 'POST', url: '/api/email/generate' })
+    const expired = await app.inject({ method: 'POST', url: '/api/email/generate', headers: bearer(token) })
+    await app.db.updateTable('inbox').set({ expires_at: Date.now() - 1 }).where('address', '=', expired.json().email).execute()
+
+    const res = await app.inject({ method: 'GET', url: '/api/auth/addresses', headers: bearer(token) })
+    expect(res.statusCode).toBe(200)
+    expect(res.json().addresses.map((a: { email: string }) => a.email)).toEqual([mine.json().email])
+    expect(Date.parse(res.json().addresses[0].expiresAt)).toBeGreaterThan(Date.now())
+    expect((await app.inject({ method: 'GET', url: '/api/auth/addresses' })).statusCode).toBe(401)
+  })
+
+  it('deletes the account with its addresses and their mail, and the token stops working', async () => {
+    const { token } = await signUp(app)
+    const other = await signUp(app)
+    const gen = await app.inject({ method: 'POST', url: '/api/email/generate', headers: bearer(token) })
+    const address = gen.json().email as string
+    const keep = (await app.inject({ method: 'POST', url: '/api/email/generate', headers: bearer(other.token) })).json().email as string
+    const inbox = await app.db.selectFrom('inbox').selectAll().where('address', '=', address).executeTakeFirstOrThrow()
+    await app.db
+      .insertInto('message')
+      .values({
+        inbox_id: inbox.id, from_name: 'A', from_address: 'a@example.com', recipients: '[]', subject: 'hi', text: 'hello',
+        html: null, sent_at: null, received_at: Date.now(), size: 5, headers: '[]', raw: Buffer.from('hello'),
+      })
+      .execute()
+    // Warm the inbox cache so deletion must also clear it.
+    expect((await app.inject({ method: 'GET', url: `/api/email/${address}` })).statusCode).toBe(200)
+
+    const del = await app.inject({ method: 'DELETE', url: '/api/auth/account', headers: bearer(token) })
+    expect(del.statusCode).toBe(200)
+    expect(del.json().success).toBe(true)
+
+    expect(await app.db.selectFrom('inbox').select('address').execute()).toEqual([{ address: keep }])
+    expect(await app.db.selectFrom('message').selectAll().execute()).toEqual([])
+    expect((await app.inject({ method: 'GET', url: `/api/email/${address}` })).statusCode).toBe(404)
+    expect((await app.inject({ method: 'GET', url: '/api/auth/me', headers: bearer(token) })).statusCode).toBe(401)
+    expect((await app.inject({ method: 'DELETE', url: '/api/auth/account', headers: bearer(token) })).statusCode).toBe(401)
+    expect((await app.inject({ method: 'DELETE', url: '/api/auth/account' })).statusCode).toBe(401)
+  })
+})

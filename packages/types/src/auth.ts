@@ -1,0 +1,66 @@
+import { Type, type Static } from 'typebox'
+
+/** Roles of spec §6: admin and owner both count as admin; anything else is a plain user. */
+export const ROLES = ['user', 'admin', 'owner'] as const
+export type Role = (typeof ROLES)[number]
+
+export const PASSWORD_MIN_LENGTH = 6
+
+export const PublicUser = Type.Object({
+  id: Type.Integer(),
+  email: Type.String(),
+  username: Type.Union([Type.String(), Type.Null()]),
+  role: Type.String({ description: 'user, admin or owner.' }),
+  createdAt: Type.String({ description: 'ISO 8601.' }),
+  authenticated: Type.Boolean(),
+})
+export type PublicUser = Static<typeof PublicUser>
+
+// Rules (format, lengths) are checked by the service so every field gets a sentence a person reads.
+export const RegisterBody = Type.Object({
+  email: Type.String({ maxLength: 1000 }),
+  password: Type.String({ maxLength: 1000 }),
+  username: Type.Optional(Type.Union([Type.String({ maxLength: 1000 }), Type.Null()])),
+})
+export type RegisterBody = Static<typeof RegisterBody>
+
+export const LoginBody = Type.Object({
+  email: Type.String({ maxLength: 1000 }),
+  password: Type.String({ maxLength: 1000 }),
+})
+export type LoginBody = Static<typeof LoginBody>
+
+export const AuthResponse = Type.Object({ token: Type.String(), user: PublicUser })
+export type AuthResponse = Static<typeof AuthResponse>
+
+export const MeResponse = Type.Object({ user: PublicUser })
+export type MeResponse = Static<typeof MeResponse>
+
+export const SuccessResponse = Type.Object({ success: Type.Boolean(), message: Type.Optional(Type.String()) })
+export type SuccessResponse = Static<typeof SuccessResponse>
+
+export const SavedAddress = Type.Object({
+  email: Type.String(),
+  createdAt: Type.String({ description: 'ISO 8601.' }),
+  expiresAt: Type.String({ description: 'ISO 8601.' }),
+})
+export type SavedAddress = Static<typeof SavedAddress>
+
+export const SavedAddressesResponse = Type.Object({ addresses: Type.Array(SavedAddress) })
+export type SavedAddressesResponse = Static<typeof SavedAddressesResponse>
+
+/** The setup key is only ever returned while no owner exists. */
+export const SetupStatusResponse = Type.Object({
+  open: Type.Boolean(),
+  secretKey: Type.Optional(Type.String()),
+})
+export type SetupStatusResponse = Static<typeof SetupStatusResponse>
+
+export const PromoteOwnerBody = Type.Object({
+  email: Type.String({ maxLength: 1000 }),
+  secretKey: Type.String({ maxLength: 1000 }),
+})
+export type PromoteOwnerBody = Static<typeof PromoteOwnerBody>
+
+export const PromoteOwnerResponse = Type.Object({ success: Type.Boolean(), message: Type.String(), user: PublicUser })
+export type PromoteOwnerResponse = Static<typeof PromoteOwnerResponse>
