@@ -21,7 +21,7 @@ const CODE_WORD_RE = new RegExp(CODE_WORDS.map(escapeRe).sort((a, b) => b.length
 
 /** Words that make a nearby number something else than a code. */
 const NOT_CODE_BEFORE =
-  /(order|invoice|receipt|ticket|case|reference|ref\.?|tracking|account|acct|customer|member|booking|confirmation number|no\.|nr\.?|number|#|phone|tel\.?|call|fax|mobile|zip|postal|suite|room|flight|seat|id:|pedido|commande|bestellung|rechnung|заказ|订单|注文)\s*[:#]?\s*$/i
+  /(order|invoice|receipt|ticket|case|reference|ref\.?|tracking|account|acct|customer|member|booking|confirmation number|no\.|nr\.?|number|#|phone|tel\.?|call|fax|mobile|zip|postal|suite|room|flight|seat|id:|pedido|commande|bestellung|rechnung|заказ|订单|注文|\bat|\bby|\buntil|\bbefore|\bafter|\bsince)\s*[:#]?\s*$/i
 const CURRENCY = /[$€£¥₹₽₩₺฿]|\b(usd|eur|gbp|jpy|inr|rub|cad|aud|chf)\b/i
 
 /** Candidate codes: 4–8 digits (optionally split once by a space or dash), or 6–8 upper-case letters mixed with digits. */
@@ -51,6 +51,8 @@ export function extractCodes(subject: string, text: string): string[] {
         const before = src[m.index - 1] ?? ' '
         const after = src[m.index + m[0].length] ?? ' '
         if (/[\p{L}]/u.test(before) || (/[\p{L}]/u.test(after) && !/^(code|kod|kode)$/.test(word))) continue
+        // Compounds like "PIN-pad" or "code-review" name things, not codes.
+        if (/^-\p{L}/u.test(src.slice(m.index + m[0].length, m.index + m[0].length + 2))) continue
       }
       keywordAt.push(m.index)
     }
@@ -118,7 +120,13 @@ export function extractLinks(html: string | null, text: string): VerificationLin
   for (const m of text.slice(0, 50_000).matchAll(/https?:\/\/[^\s<>"')\]]+/gi)) {
     const url = m[0].replace(/[.,;:!?]+$/, '')
     const lineStart = text.lastIndexOf('\n', m.index) + 1
-    const context = text.slice(Math.max(lineStart, m.index - 80), m.index).trim()
+    let context = text.slice(Math.max(lineStart, m.index - 80), m.index).trim()
+    if (context === '' && lineStart > 0) {
+      // A link alone on its line is usually introduced by the line before it.
+      const previous = text.slice(0, lineStart - 1).trimEnd()
+      const line = previous.slice(previous.lastIndexOf('\n') + 1).trim()
+      if (line.length <= 120) context = line
+    }
     consider(url, context.replace(/[:\-–]+$/, '').trim())
   }
   return links
