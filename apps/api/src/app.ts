@@ -14,6 +14,10 @@ import geoipPlugin from './plugins/geoip.js'
 import linkRoutes from './routes/links/index.js'
 import ipRoutes from './routes/ip/index.js'
 import shortRedirectRoutes from './routes/short/index.js'
+import authPlugin from './plugins/auth.js'
+import authRoutes from './routes/auth/index.js'
+import contactRoutes from './routes/contact/index.js'
+import analyticsRoutes from './routes/analytics/index.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -44,6 +48,7 @@ export async function buildApp(config: Config): Promise<App> {
   // Per-route limits only (`config.rateLimit` on a route); counters live in memory and expire with their window.
   await app.register(rateLimit, { global: false })
   await app.register(geoipPlugin, { preload: config.geoipPreload })
+  await app.register(authPlugin)
 
   // Before any route, so the OpenAPI document sees them all.
   await app.register(swaggerPlugin)
@@ -56,6 +61,9 @@ export async function buildApp(config: Config): Promise<App> {
       await api.register(emailRoutes)
       await api.register(linkRoutes)
       await api.register(ipRoutes)
+      await api.register(authRoutes)
+      await api.register(contactRoutes)
+      await api.register(analyticsRoutes)
     },
     { prefix: '/api' },
   )

@@ -118,6 +118,11 @@ export class InboxService {
     this.inboxByAddress.set(inbox.address, inbox)
   }
 
+  /** Inboxes deleted elsewhere (an account deletion) must not be served from the caches. */
+  forgetInboxes(inboxes: readonly Pick<InboxRow, 'id' | 'address'>[]): void {
+    for (const inbox of inboxes) this.forgetInbox(inbox)
+  }
+
   private forgetInbox(inbox: Pick<InboxRow, 'id' | 'address'>): void {
     this.inboxByAddress.delete(inbox.address)
     this.listingJson.delete(inbox.id)

@@ -25,8 +25,8 @@ const emailRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const body = request.body
-      // userId stays null until the accounts feature sets the signed-in owner on the request.
-      return inboxes.createInbox({ ip: request.ip, localPart: body.localPart, domain: body.domain, userId: null })
+      // Signed in (valid Bearer token): the address is saved to the account.
+      return inboxes.createInbox({ ip: request.ip, localPart: body.localPart, domain: body.domain, userId: request.userId })
     },
   )
 
