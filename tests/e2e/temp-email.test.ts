@@ -1,0 +1,155 @@
+import { randomBytes } from 'node:crypto'
+import { readFileSync } from 'node:fs'
+import { createServer, type Server } from 'node:http'
+import nodemailer from 'nodemailer'
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { launchBrowser } from '../support/browser'
+import { freePort, startStack, waitFor, type Stack } from '../support/stack'
+
+let stack: Stack
+let browser: Browser
+let imageServer: Server
+let imagePort: number
+let imageHits = 0
+
+beforeAll(async () => {
+  stack = await startStack({ withWeb: true })
+  browser = await launchBrowser()
+  imagePort = await freePort()
+  imageServer = createServer((_req, res) => {
+    imageHits++
+    res.writeHead(200, { 'Content-Type': 'image/gif' })
+    res.end(Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64'))
+  })
+  await new Promise<void>((ok) => imageServer.listen(imagePort, '127.0.0.1', ok))
+})
+
+afterAll(async () => {
+  await browser?.close()
+  await new Promise((ok) => imageServer?.close(ok))
+  await stack?.stop()
+})
+
+function send(to: string, mail: nodemailer.SendMailOptions) {
+  const transport = nodemailer.createTransport({ host: '127.0.0.1', port: stack.smtpPort, secure: false, ignoreTLS: true })
+  return transport.sendMail({ from: 'Sender Example <sender@example.com>', to, ...mail })
+}
+
+/** Opens the home page and generates an address in it. */
+async function openWithAddress(): Promise<{ page: Page; address: string }> {
+  const context = await browser.newContext({ acceptDownloads: true })
+  const page = await context.newPage()
+  await page.goto(stack.apiUrl)
+  await page.getByRole('button', { name: 'Generate Email' }).click()
+  const field = page.getByLabel('Your temporary address')
+  await field.waitFor()
+  const address = await field.inputValue()
+  expect(address).toMatch(new RegExp(`^[^@]+@${stack.mailDomain.replace('.', '\\.')}$`))
+  await page.getByText(/No messages yet/).waitFor()
+  return { page, address }
+}
+
+describe('temporary email in the browser', () => {
+  it('shows a mail sent to an open inbox at once (pushed, not polled), expands and collapses it', async () => {
+    const { page, address } = await openWithAddress()
+    const inboxPath = `/api/email/${encodeURIComponent(address)}`
+    // From here on the inbox GET (the 10 s poll) fails, so the mail can only arrive over the event stream.
+    let polls = 0
+    await page.route((url) => url.pathname === inboxPath, (route) => {
+      polls++
+      return route.abort()
+    })
+    await send(address, { subject: 'Hello from the e2e test', text: 'This is the body of the e2e message. '.repeat(5) })
+
+    const row = page.getByRole('button', { name: /Hello from the e2e test/ })
+    await row.waitFor({ timeout: 8_000 })
+    expect(polls).toBe(0)
+    await expect(row.textContent()).resolves.toContain('Sender Example')
+    await expect(row.textContent()).resolves.toMatch(/\d+s ago/)
+
+    await row.click()
+    expect(await row.getAttribute('aria-expanded')).toBe('true')
+    const body = page.locator('pre', { hasText: 'This is the body of the e2e message.' })
+    await body.waitFor()
+    await row.click()
+    await body.waitFor({ state: 'detached' })
+    expect(await row.getAttribute('aria-expanded')).toBe('false')
+
+    await row.click()
+    await body.waitFor()
+    await page.getByTestId('inbox-message').getByRole('button', { name: 'Close', exact: true }).click()
+    await body.waitFor({ state: 'detached' })
+    await page.context().close()
+  })
+
+  it('runs no script from a hostile mail and loads no remote image until Show images', async () => {
+    const { page, address } = await openWithAddress()
+    const pixel = `http://127.0.0.1:${imagePort}/pixel.gif`
+    const html = [
+      '<html><head><meta http-equiv="refresh" content="0;url=javascript:top.__pwned=\'refresh\'"><base href="http://127.0.0.1:1/"></head>',
+      '<body onload="top.__pwned=\'onload\'">',
+      '<p>Hostile content here</p>',
+      '<script>window.__pwned = "self"; try { top.__pwned = "top" } catch (e) {} try { parent.__pwned = "parent" } catch (e) {} try { opener && (opener.__pwned = "opener") } catch (e) {}</script>',
+      '<img src="data:x" onerror="window.__pwned=\'onerror\'; top.__pwned=\'onerror\'">',
+      `<img src="${pixel}" alt="tracker">`,
+      '<a href="javascript:top.__pwned=\'link\'">click me</a>',
+      '<svg><script>top.__pwned="svg"</script></svg>',
+      '<form action="http://127.0.0.1:1/steal"><input name="x"><button>Go</button></form>',
+      '</body></html>',
+    ].join('')
+    await send(address, { subject: 'Totally harmless', text: 'Harmless text part', html })
+
+    const row = page.getByRole('button', { name: /Totally harmless/ })
+    await row.click()
+    const iframe = page.locator('iframe[title="Message content"]')
+    await iframe.waitFor()
+    expect(await iframe.getAttribute('sandbox')).toBe('allow-popups allow-popups-to-escape-sandbox')
+    const srcdoc = (await iframe.getAttribute('srcdoc'))!
+    expect(srcdoc).toMatch(/^<!doctype html><html><head><meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src data: /)
+
+    const frame = (await (await iframe.elementHandle())!.contentFrame())!
+    await frame.waitForLoadState('load')
+    await frame.getByText('Hostile content here').waitFor()
+    expect(await page.evaluate(() => (window as unknown as { __pwned?: string }).__pwned)).toBeUndefined()
+    expect(await frame.evaluate(() => (window as unknown as { __pwned?: string }).__pwned)).toBeUndefined()
+    expect(await frame.locator('form, input, script').count()).toBe(0)
+    expect(imageHits).toBe(0)
+
+    // Toggling to text and back re-renders the frame: still nothing loads.
+    await page.getByRole('button', { name: 'Text', exact: true }).click()
+    await page.locator('pre', { hasText: 'Harmless text part' }).waitFor()
+    await page.getByRole('button', { name: 'HTML', exact: true }).click()
+    await iframe.waitFor()
+    expect(imageHits).toBe(0)
+
+    await page.getByRole('button', { name: 'Show images' }).click()
+    await waitFor(() => imageHits > 0, 10_000, 'the remote image to load after Show images')
+    expect(await page.evaluate(() => (window as unknown as { __pwned?: string }).__pwned)).toBeUndefined()
+    await page.context().close()
+  })
+
+  it('downloads an attachment with its name and bytes intact, and the raw .eml', async () => {
+    const { page, address } = await openWithAddress()
+    const bytes = randomBytes(20_000)
+    await send(address, {
+      subject: 'Your report',
+      text: 'Report attached.',
+      attachments: [{ filename: 'report-2026.bin', content: bytes, contentType: 'application/octet-stream' }],
+    })
+    await page.getByRole('button', { name: /Your report/ }).click()
+    const link = page.getByRole('link', { name: 'Download report-2026.bin' })
+    await link.waitFor()
+
+    const [download] = await Promise.all([page.waitForEvent('download'), link.click()])
+    expect(download.suggestedFilename()).toBe('report-2026.bin')
+    expect(Buffer.compare(readFileSync((await download.path())!), bytes)).toBe(0)
+
+    const [eml] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download .eml' }).click()])
+    expect(eml.suggestedFilename()).toMatch(/\.eml$/)
+    const raw = readFileSync((await eml.path())!, 'utf8')
+    expect(raw).toMatch(/^Subject: Your report\r?$/m)
+    expect(raw).toContain('report-2026.bin')
+    await page.context().close()
+  })
+})
