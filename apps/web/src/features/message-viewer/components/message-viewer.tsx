@@ -65,11 +65,11 @@ export function MessageViewer({ address, id, onClose, onDeleted, onDeleteFailed 
         <h4 className="break-words text-base font-semibold text-slate-900 dark:text-slate-50">{message.subject || t('noSubject')}</h4>
         <dl className="grid grid-cols-[auto_1fr] gap-x-2 text-sm text-slate-600 dark:text-slate-400">
           <dt className="font-medium">{t('viewer.from')}</dt>
-          <dd className="break-all">{message.sender}</dd>
+          <dd className="[overflow-wrap:anywhere]">{message.sender}</dd>
           {recipients && (
             <>
               <dt className="font-medium">{t('viewer.to')}</dt>
-              <dd className="break-all">{recipients}</dd>
+              <dd className="[overflow-wrap:anywhere]">{recipients}</dd>
             </>
           )}
           <dt className="font-medium">{t('viewer.date')}</dt>

@@ -197,6 +197,24 @@ describe('inbox', () => {
     expect(first).toHaveAttribute('aria-expanded', 'false')
   })
 
+  it('refetches the inbox every 10 s while there is an address', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true })
+    try {
+      withAddress()
+      renderTool()
+      await waitFor(() => expect(emailState.inboxRequests).toHaveLength(1))
+      emailState.messages = [inboxMessage({ subject: 'Arrived later' })]
+      await act(() => vi.advanceTimersByTimeAsync(9_000))
+      expect(emailState.inboxRequests).toHaveLength(1)
+      await act(() => vi.advanceTimersByTimeAsync(1_500))
+      expect(await screen.findByText('Arrived later')).toBeInTheDocument()
+      expect(emailState.inboxRequests).toHaveLength(2)
+      expect(emailState.inboxRequests[1]!.headers.get('cache-control')).toBe('no-cache')
+    } finally {
+      vi.useRealTimers()
+    }
+  })
+
   it('clears an expired address when the server answers 404', async () => {
     withAddress()
     server.use(http.get('/api/email/:address', () => HttpResponse.json({ error: 'This address does not exist or has expired.', code: 'inbox_not_found' }, { status: 404 })))
@@ -245,6 +263,18 @@ describe('inbox', () => {
       sources[0]!.dispatchEvent(new MessageEvent('message', { data: JSON.stringify({ message: pushed }) }))
     })
     expect(await screen.findByText('Pushed right now')).toBeInTheDocument()
+
+    act(() => {
+      sources[0]!.dispatchEvent(new MessageEvent('deleted', { data: JSON.stringify({ id: '9' }) }))
+    })
+    await waitFor(() => expect(screen.queryByText('Pushed right now')).not.toBeInTheDocument())
+
+    act(() => {
+      sources[0]!.dispatchEvent(new MessageEvent('expired', { data: JSON.stringify({ address: TEST_ADDRESS }) }))
+    })
+    await expectToast('Address Expired', 'destructive')
+    expect(sources[0]!.readyState).toBe(2)
+    expect(useCurrentAddress.getState().email).toBeNull()
   })
 
   it('deletes a message', async () => {
