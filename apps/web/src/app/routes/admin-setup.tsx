@@ -1,4 +1,9 @@
-/** Placeholder until the accounts feature lands. */
+import { AdminSetupPage } from '../../features/admin-setup/components/admin-setup-page'
+
 export function AdminSetupRoute() {
-  return null
+  return (
+    <div className="mx-auto max-w-7xl px-4 py-10">
+      <AdminSetupPage />
+    </div>
+  )
 }

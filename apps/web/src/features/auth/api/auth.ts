@@ -1,0 +1,41 @@
+import type { AuthResponse, LoginBody, RegisterBody, SavedAddressesResponse } from '@tempbox/types'
+import { useCallback } from 'react'
+import useSWR, { useSWRConfig } from 'swr'
+import { apiJson, apiRequest } from '../../../lib/api-client'
+import { useAuthToken } from '../stores/auth-token'
+import { CURRENT_USER_KEY } from './get-current-user'
+
+export const SAVED_ADDRESSES_KEY = '/api/auth/addresses'
+
+export const login = (body: LoginBody) => apiJson<AuthResponse>('POST', '/api/auth/login', body)
+export const register = (body: RegisterBody) => apiJson<AuthResponse>('POST', '/api/auth/register', body)
+export const deleteAccount = () => apiRequest('DELETE', '/api/auth/account')
+
+/** Session changes: store or drop the token and set or clear the cached current user (spec §4). */
+export function useSession() {
+  const { mutate } = useSWRConfig()
+  const setToken = useAuthToken((s) => s.setToken)
+  const clearToken = useAuthToken((s) => s.clearToken)
+
+  const signIn = useCallback(
+    async (result: AuthResponse) => {
+      setToken(result.token)
+      await mutate(CURRENT_USER_KEY, { user: result.user }, { revalidate: false })
+      await mutate(SAVED_ADDRESSES_KEY)
+    },
+    [mutate, setToken],
+  )
+
+  const signOut = useCallback(async () => {
+    clearToken()
+    // Every cached answer may belong to the account: drop them all.
+    await mutate(() => true, undefined, { revalidate: false })
+  }, [mutate, clearToken])
+
+  return { signIn, signOut }
+}
+
+/** Unexpired addresses saved to the account, on any device. */
+export function useSavedAddresses(enabled: boolean) {
+  return useSWR<SavedAddressesResponse>(enabled ? SAVED_ADDRESSES_KEY : null, { revalidateOnMount: true })
+}

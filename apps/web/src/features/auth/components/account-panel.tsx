@@ -1,0 +1,104 @@
+import type { PublicUser } from '@tempbox/types'
+import { Badge, Button, useToast } from '@tempbox/ui'
+import { Inbox, LogOut, Trash2 } from 'lucide-react'
+import { useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { useNavigate } from 'react-router'
+import { useCurrentAddress } from '../../../stores/current-address'
+import { deleteAccount, useSavedAddresses, useSession } from '../api/auth'
+
+/** Signed-in view: who you are, your saved addresses (switch inbox), sign out, delete account. */
+export function AccountPanel({ user, onDone }: { user: PublicUser; onDone: () => void }) {
+  const { t, i18n } = useTranslation('account')
+  const { toast } = useToast()
+  const { signOut } = useSession()
+  const navigate = useNavigate()
+  const currentEmail = useCurrentAddress((s) => s.email)
+  const setAddress = useCurrentAddress((s) => s.setAddress)
+  const saved = useSavedAddresses(true)
+  const [deleting, setDeleting] = useState(false)
+
+  async function handleSignOut() {
+    await signOut()
+    toast({ title: t('toast.loggedOut'), description: t('toast.loggedOutText') })
+    onDone()
+  }
+
+  async function handleDelete() {
+    if (!window.confirm(t('deleteConfirm'))) return
+    setDeleting(true)
+    try {
+      await deleteAccount()
+      // Its saved addresses are gone with it.
+      if (currentEmail && saved.data?.addresses.some((a) => a.email === currentEmail)) useCurrentAddress.getState().clear()
+      await signOut()
+      toast({ title: t('toast.accountDeleted'), description: t('toast.accountDeletedText') })
+      onDone()
+    } catch (err) {
+      toast({ variant: 'destructive', title: t('toast.deleteFailed'), description: (err as Error).message || t('toast.deleteFailedText') })
+    } finally {
+      setDeleting(false)
+    }
+  }
+
+  function openInbox(email: string, expiresAt: string) {
+    setAddress(email, expiresAt)
+    onDone()
+    void navigate('/')
+  }
+
+  const addresses = saved.data?.addresses ?? []
+  const time = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' })
+
+  return (
+    <div className="space-y-5">
+      <div className="rounded-md border border-slate-200 p-3 text-sm dark:border-slate-700">
+        <p className="font-medium break-all" data-testid="account-email">{user.email}</p>
+        {user.username && <p className="text-slate-600 dark:text-slate-400">{user.username}</p>}
+        <p className="mt-2 flex items-center gap-2">
+          <span className="text-slate-600 dark:text-slate-400">{t('account.role')}</span>
+          <Badge variant="secondary">{t(`roles.${user.role}`, { defaultValue: user.role })}</Badge>
+        </p>
+      </div>
+
+      <section aria-labelledby="saved-addresses-title">
+        <h3 id="saved-addresses-title" className="mb-2 text-sm font-semibold">{t('saved.title')}</h3>
+        {saved.isLoading ? (
+          <p className="text-sm text-slate-600 dark:text-slate-400">{t('saved.loading')}</p>
+        ) : addresses.length === 0 ? (
+          <p className="text-sm text-slate-600 dark:text-slate-400">{t('saved.empty')}</p>
+        ) : (
+          <ul className="max-h-48 space-y-2 overflow-y-auto">
+            {addresses.map((a) => (
+              <li key={a.email} className="flex items-center gap-2 rounded-md border border-slate-200 p-2 dark:border-slate-700">
+                <div className="min-w-0 flex-1">
+                  <p className="truncate font-mono text-sm">{a.email}</p>
+                  <p className="text-xs text-slate-600 dark:text-slate-400">{t('saved.expires', { time: time.format(new Date(a.expiresAt)) })}</p>
+                </div>
+                {a.email === currentEmail ? (
+                  <Badge variant="success">{t('saved.current')}</Badge>
+                ) : (
+                  <Button size="sm" variant="outline" onClick={() => openInbox(a.email, a.expiresAt)}>
+                    <Inbox aria-hidden />
+                    {t('saved.open')}
+                  </Button>
+                )}
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+
+      <div className="flex flex-col gap-2 sm:flex-row">
+        <Button variant="outline" className="flex-1" onClick={handleSignOut}>
+          <LogOut aria-hidden />
+          {t('signOut')}
+        </Button>
+        <Button variant="destructive" className="flex-1" onClick={handleDelete} disabled={deleting}>
+          <Trash2 aria-hidden />
+          {deleting ? t('deleting') : t('deleteAccount')}
+        </Button>
+      </div>
+    </div>
+  )
+}
