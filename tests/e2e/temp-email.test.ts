@@ -152,4 +152,37 @@ describe('temporary email in the browser', () => {
     expect(raw).toContain('report-2026.bin')
     await page.context().close()
   })
+
+  it('creates a chosen address, refuses it when taken, and offers a code from a sign-up mail with one-click copy', async () => {
+    const context = await browser.newContext()
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: stack.apiUrl })
+    const page = await context.newPage()
+    await page.goto(stack.apiUrl)
+    const name = `e2e-${Date.now().toString(36)}`
+    await page.getByRole('button', { name: 'Choose your own name' }).click()
+    await page.getByLabel('Name').fill(name)
+    await page.getByRole('button', { name: 'Generate Email' }).click()
+    const field = page.getByLabel('Your temporary address')
+    await field.waitFor()
+    const address = await field.inputValue()
+    expect(address).toBe(`${name}@${stack.mailDomain}`)
+
+    // The same name again: the server's refusal is shown and the current address stays.
+    await page.getByRole('button', { name: 'New Address' }).click()
+    const refusal = page.locator('[data-slot="toast"][data-variant="destructive"]')
+    await refusal.waitFor()
+    expect(await refusal.textContent()).not.toContain('Failed to generate temporary email')
+    expect(await field.inputValue()).toBe(address)
+
+    await send(address, {
+      subject: 'Confirm your Acme account',
+      text: 'Welcome to Acme!\n\nYour verification code is 482913.\n\nThis code expires in 10 minutes.',
+    })
+    await page.getByRole('button', { name: 'Check Emails' }).click()
+    await page.locator('[data-slot="toast"]', { hasText: 'Inbox Refreshed' }).filter({ hasText: 'Found 1 message(s).' }).waitFor()
+    await page.getByRole('button', { name: 'Copy code 482913' }).click()
+    await page.locator('[data-slot="toast"]', { hasText: 'Copied' }).waitFor()
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe('482913')
+    await context.close()
+  })
 })
