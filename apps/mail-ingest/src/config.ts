@@ -20,6 +20,8 @@ export interface Config {
   inboxCacheMs: number
   /** Most messages written in one group-commit transaction. */
   maxBatchMessages: number
+  /** Threads parsing messages beside the SMTP thread; 0 parses and writes on the SMTP thread. */
+  parseWorkers: number
 }
 
 /** Same default as apps/api/src/config.ts so both processes agree out of the box. */
@@ -36,6 +38,8 @@ const DEFAULT_CLOSE_TIMEOUT_MS = 5_000
 /** Short enough that a deleted inbox stops receiving almost at once; long enough to absorb bursts. */
 const DEFAULT_INBOX_CACHE_MS = 2_000
 const DEFAULT_MAX_BATCH_MESSAGES = 256
+/** One parser beside the SMTP thread and the writer fits a 2-core machine; raise it on bigger ones. */
+const DEFAULT_PARSE_WORKERS = 1
 
 type Env = Record<string, string | undefined>
 
@@ -64,6 +68,7 @@ export function loadConfig(env: Env = process.env): Config {
     closeTimeoutMs: int('SMTP_CLOSE_TIMEOUT_MS', DEFAULT_CLOSE_TIMEOUT_MS, 0),
     inboxCacheMs: int('SMTP_INBOX_CACHE_MS', DEFAULT_INBOX_CACHE_MS, 0),
     maxBatchMessages: int('SMTP_MAX_BATCH_MESSAGES', DEFAULT_MAX_BATCH_MESSAGES, 1),
+    parseWorkers: int('SMTP_PARSE_WORKERS', DEFAULT_PARSE_WORKERS, 0),
   }
   if (config.port > 65535) problems.push(`SMTP_PORT must be ≤ 65535 (got ${config.port})`)
   if (problems.length > 0) throw new Error(`[config] invalid environment:\n  ${problems.join('\n  ')}`)

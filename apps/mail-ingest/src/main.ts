@@ -3,9 +3,9 @@ import { loadConfig } from './config.js'
 import { createSmtpServer } from './smtp-server.js'
 
 const config = loadConfig()
-const { db } = createDb({ path: config.databasePath })
+const { db, sqlite } = createDb({ path: config.databasePath })
 await migrateToLatest(db)
-const ingest = createSmtpServer({ db, config })
+const ingest = createSmtpServer({ db, sqlite, config })
 const port = await ingest.listen()
 console.log(`[smtp] listening on ${config.host}:${port} for ${config.mailDomains.join(', ')}`)
 

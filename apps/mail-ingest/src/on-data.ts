@@ -1,15 +1,14 @@
 import type { SMTPServerDataStream, SMTPServerSession } from 'smtp-server'
 import type { Config } from './config.js'
 import { recipientInboxIds } from './on-rcpt-to.js'
-import { parseMessage } from './parse-message.js'
 import { smtpError } from './smtp-error.js'
-import type { MessageStore } from './store-message.js'
+import type { IngestPipeline } from './ingest-pipeline.js'
 
 /**
  * Reads the message (keeping no more than the size cap), parses it once, stores it for every accepted
  * recipient and answers 250 only after the commit: 552 when too big, 451 when storage failed.
  */
-export function createOnData(config: Config, store: MessageStore) {
+export function createOnData(config: Config, pipeline: IngestPipeline) {
   return (
     stream: SMTPServerDataStream,
     session: SMTPServerSession,
@@ -30,7 +29,10 @@ export function createOnData(config: Config, store: MessageStore) {
       }
       const raw = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, length)
       const inboxIds = recipientInboxIds(session)
-      storeMessage(store, inboxIds, raw).then(
+      const stored = inboxIds.length === 0
+        ? Promise.reject(new Error('DATA without an accepted recipient'))
+        : pipeline.accept(raw, inboxIds, Date.now())
+      stored.then(
         () => callback(null, '2.0.0 Message stored'),
         (error: unknown) => {
           console.error('[smtp] storing a message failed:', error)
@@ -39,11 +41,4 @@ export function createOnData(config: Config, store: MessageStore) {
       )
     })
   }
-}
-
-async function storeMessage(store: MessageStore, inboxIds: number[], raw: Buffer): Promise<void> {
-  const receivedAt = Date.now()
-  if (inboxIds.length === 0) throw new Error('DATA without an accepted recipient')
-  const parsed = await parseMessage(raw)
-  await store.store({ inboxIds, parsed, raw, receivedAt })
 }

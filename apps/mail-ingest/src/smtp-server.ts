@@ -4,7 +4,8 @@ import { SMTPServer } from 'smtp-server'
 import type { Config } from './config.js'
 import { createOnData } from './on-data.js'
 import { createInboxLookup, createOnRcptTo } from './on-rcpt-to.js'
-import { createMessageStore } from './store-message.js'
+import { createIngestPipeline } from './ingest-pipeline.js'
+import type { SqliteHandle } from './store-message.js'
 
 export interface IngestServer {
   server: SMTPServer
@@ -15,8 +16,8 @@ export interface IngestServer {
 }
 
 /** Wires smtp-server to our RCPT and DATA handlers. */
-export function createSmtpServer({ db, config }: { db: Db; config: Config }): IngestServer {
-  const store = createMessageStore(db, { maxBatchMessages: config.maxBatchMessages })
+export function createSmtpServer({ db, sqlite, config }: { db: Db; sqlite: SqliteHandle; config: Config }): IngestServer {
+  const pipeline = createIngestPipeline(db, sqlite, config)
   const server = new SMTPServer({
     name: config.mailDomains[0],
     banner: 'Tempbox mail ingest',
@@ -31,7 +32,7 @@ export function createSmtpServer({ db, config }: { db: Db; config: Config }): In
     closeTimeout: config.closeTimeoutMs,
     logger: false,
     onRcptTo: createOnRcptTo(config, createInboxLookup(db, config.inboxCacheMs)),
-    onData: createOnData(config, store),
+    onData: createOnData(config, pipeline),
   })
   server.on('error', (error) => console.error('[smtp] server error:', error.message))
 
@@ -47,7 +48,7 @@ export function createSmtpServer({ db, config }: { db: Db; config: Config }): In
       }),
     close: async () => {
       await new Promise<void>((resolve) => server.close(() => resolve()))
-      await store.drain()
+      await pipeline.close()
     },
   }
 }

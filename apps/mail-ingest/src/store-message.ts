@@ -1,5 +1,8 @@
-import type { Db } from '@tempbox/db'
+import type { createDb, Db, NewAttachment, NewMessage } from '@tempbox/db'
 import type { ParsedMessage } from './parse-message.js'
+
+/** The better-sqlite3 handle createDb opens beside the Kysely instance. */
+export type SqliteHandle = ReturnType<typeof createDb>['sqlite']
 
 export interface IncomingMessage {
   /** Distinct inboxes the message goes to; one row is stored for each. */
@@ -8,6 +11,71 @@ export interface IncomingMessage {
   /** Exactly the bytes received after DATA. */
   raw: Buffer
   receivedAt: number
+}
+
+/** Writes messages and their attachments in ONE transaction: all of them are committed, or none. */
+export type WriteMessages = (messages: IncomingMessage[]) => void
+
+function messageRow(inboxId: number, { parsed, raw, receivedAt }: IncomingMessage, recipients: string, headers: string): NewMessage {
+  return {
+    inbox_id: inboxId,
+    from_name: parsed.from.name,
+    from_address: parsed.from.address,
+    recipients,
+    subject: parsed.subject,
+    text: parsed.text,
+    html: parsed.html,
+    sent_at: parsed.sentAt,
+    received_at: receivedAt,
+    size: raw.length,
+    headers,
+    raw,
+    attachment_count: parsed.attachments.length,
+  }
+}
+
+function attachmentRow(messageId: number, position: number, a: ParsedMessage['attachments'][number]): NewAttachment {
+  return {
+    message_id: messageId,
+    position,
+    filename: a.filename,
+    content_type: a.contentType,
+    size: a.size,
+    content_id: a.contentId,
+    is_inline: a.isInline ? 1 : 0,
+    content: a.content,
+  }
+}
+
+/**
+ * The queries are written with Kysely (so they are checked against the schema) but compiled once and run as
+ * cached better-sqlite3 prepared statements inside a synchronous transaction: building and preparing the
+ * SQL for every row cost more CPU than SQLite's own work. Row objects always have the same key order, so
+ * their values line up with the compiled placeholders.
+ */
+export function createMessageWriter(db: Db, sqlite: SqliteHandle): WriteMessages {
+  const sample: IncomingMessage = {
+    inboxIds: [0],
+    raw: Buffer.alloc(0),
+    receivedAt: 0,
+    parsed: { from: { name: '', address: '' }, recipients: [], subject: '', text: null, html: null, sentAt: null, headers: [], attachments: [] },
+  }
+  const insertMessage = sqlite.prepare(db.insertInto('message').values(messageRow(0, sample, '', '')).compile().sql)
+  const insertAttachment = sqlite.prepare(
+    db.insertInto('attachment').values(attachmentRow(0, 0, { filename: '', contentType: '', size: 0, contentId: null, isInline: false, content: Buffer.alloc(0) })).compile().sql,
+  )
+  return sqlite.transaction((messages: IncomingMessage[]) => {
+    for (const message of messages) {
+      const recipients = JSON.stringify(message.parsed.recipients)
+      const headers = JSON.stringify(message.parsed.headers)
+      for (const inboxId of message.inboxIds) {
+        const { lastInsertRowid } = insertMessage.run(Object.values(messageRow(inboxId, message, recipients, headers)))
+        message.parsed.attachments.forEach((a, position) => {
+          insertAttachment.run(Object.values(attachmentRow(Number(lastInsertRowid), position, a)))
+        })
+      }
+    }
+  })
 }
 
 export interface MessageStore {
@@ -29,26 +97,24 @@ interface Pending {
  * acknowledged before the transaction holding their message has committed. If a batch fails (say an
  * inbox was deleted in between), each message is retried alone so one bad message cannot fail the others.
  */
-export function createMessageStore(db: Db, options: { maxBatchMessages: number }): MessageStore {
+export function createMessageStore(write: WriteMessages, options: { maxBatchMessages: number }): MessageStore {
   const queue: Pending[] = []
   let flushing: Promise<void> | null = null
 
   const flush = async () => {
-    // Let the sessions whose data ended in this same tick join the first batch.
-    await new Promise<void>((r) => setImmediate(r))
-    while (queue.length > 0) {
+    // Yield once per batch so messages that arrived during the last commit join the next one.
+    for (;;) {
+      await new Promise<void>((r) => setImmediate(r))
+      if (queue.length === 0) break
       const batch = queue.splice(0, options.maxBatchMessages)
       try {
-        await writeMessages(db, batch.map((p) => p.message))
+        write(batch.map((p) => p.message))
         for (const p of batch) p.resolve()
       } catch (batchError) {
-        if (batch.length === 1) {
-          batch[0]!.reject(batchError)
-          continue
-        }
         for (const p of batch) {
           try {
-            await writeMessages(db, [p.message])
+            if (batch.length > 1) write([p.message])
+            else throw batchError
             p.resolve()
           } catch (error) {
             p.reject(error)
@@ -69,50 +135,4 @@ export function createMessageStore(db: Db, options: { maxBatchMessages: number }
       while (flushing) await flushing
     },
   }
-}
-
-/** Writes messages and their attachments in ONE transaction: all of them are stored, or none. */
-export async function writeMessages(db: Db, messages: IncomingMessage[]): Promise<void> {
-  await db.transaction().execute(async (trx) => {
-    for (const { inboxIds, parsed, raw, receivedAt } of messages) {
-      const recipients = JSON.stringify(parsed.recipients)
-      const headers = JSON.stringify(parsed.headers)
-      for (const inboxId of inboxIds) {
-        const { insertId } = await trx
-          .insertInto('message')
-          .values({
-            inbox_id: inboxId,
-            from_name: parsed.from.name,
-            from_address: parsed.from.address,
-            recipients,
-            subject: parsed.subject,
-            text: parsed.text,
-            html: parsed.html,
-            sent_at: parsed.sentAt,
-            received_at: receivedAt,
-            size: raw.length,
-            headers,
-            raw,
-            attachment_count: parsed.attachments.length,
-          })
-          .executeTakeFirstOrThrow()
-        if (parsed.attachments.length === 0) continue
-        await trx
-          .insertInto('attachment')
-          .values(
-            parsed.attachments.map((a, position) => ({
-              message_id: Number(insertId),
-              position,
-              filename: a.filename,
-              content_type: a.contentType,
-              size: a.size,
-              content_id: a.contentId,
-              is_inline: a.isInline ? 1 : 0,
-              content: a.content,
-            })),
-          )
-          .execute()
-      }
-    }
-  })
 }

@@ -1,4 +1,6 @@
-import { readFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { createDb, migrateToLatest, type Db } from '@tempbox/db'
 import nodemailer, { type SendMailOptions } from 'nodemailer'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -10,6 +12,7 @@ const HOUR = 3_600_000
 let db: Db
 let ingest: IngestServer
 let port: number
+let dataDir: string
 
 async function createInbox(localPart: string, expiresAt = Date.now() + HOUR): Promise<string> {
   const address = `${localPart}@${DOMAIN}`
@@ -42,16 +45,21 @@ async function sendExpectingRefusal(mail: SendMailOptions): Promise<{ responseCo
 }
 
 beforeAll(async () => {
-  db = createDb({ path: ':memory:' }).db
+  // A real file, as in production: parsing and writing then run in their worker threads.
+  dataDir = mkdtempSync(join(tmpdir(), 'mail-ingest-test-'))
+  const path = join(dataDir, 'tempbox.sqlite')
+  const opened = createDb({ path })
+  db = opened.db
   await migrateToLatest(db)
-  const config = loadConfig({ SMTP_PORT: '0', DATABASE_PATH: ':memory:', MAIL_DOMAINS: DOMAIN, MAX_MESSAGE_BYTES: String(64 * 1024) })
-  ingest = createSmtpServer({ db, config })
+  const config = loadConfig({ SMTP_PORT: '0', DATABASE_PATH: path, MAIL_DOMAINS: DOMAIN, MAX_MESSAGE_BYTES: String(64 * 1024) })
+  ingest = createSmtpServer({ db, sqlite: opened.sqlite, config })
   port = await ingest.listen()
 })
 
 afterAll(async () => {
   await ingest.close()
   await db.destroy()
+  rmSync(dataDir, { recursive: true, force: true })
 })
 
 describe('mail ingest over SMTP', () => {
