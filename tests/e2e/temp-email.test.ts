@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
+import AxeBuilder from '@axe-core/playwright'
 import nodemailer from 'nodemailer'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -78,6 +79,8 @@ describe('temporary email in the browser', () => {
 
     await row.click()
     await body.waitFor()
+    const axe = await new AxeBuilder({ page }).include('#temp-email').analyze()
+    expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([])
     await page.getByTestId('inbox-message').getByRole('button', { name: 'Close', exact: true }).click()
     await body.waitFor({ state: 'detached' })
     await page.context().close()
