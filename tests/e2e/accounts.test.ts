@@ -1,0 +1,117 @@
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { launchBrowser } from '../support/browser'
+import { startStack, type Stack } from '../support/stack'
+
+const SETUP_KEY = 'e2e-setup-key-0123456789abcdef'
+let stack: Stack
+let browser: Browser
+
+beforeAll(async () => {
+  stack = await startStack({ withWeb: true, env: { ADMIN_SETUP_KEY: SETUP_KEY } })
+  browser = await launchBrowser()
+})
+
+afterAll(async () => {
+  await browser?.close()
+  await stack?.stop()
+})
+
+async function newPage(): Promise<Page> {
+  const context = await browser.newContext()
+  return context.newPage()
+}
+
+const toast = (page: Page, text: string | RegExp) => page.getByRole('status').filter({ hasText: text }).first()
+
+async function openAccountDialog(page: Page, name: 'Sign In' | 'Account') {
+  await page.getByRole('banner').getByRole('button', { name, exact: true }).click()
+  return page.getByRole('dialog')
+}
+
+describe('accounts, owner setup and analytics in the browser', () => {
+  it('registers, signs out, signs in; a plain user is refused; the owner sees and handles a contact message', async () => {
+    const email = `person${Date.now()}@example.com`
+    const password = 'secret-pass-1'
+    const page = await newPage()
+    await page.goto(`${stack.apiUrl}/analytics`)
+    await page.getByRole('heading', { name: 'Authentication Required' }).waitFor()
+    await expect(page.getByRole('link', { name: 'Go to Home Page' }).isVisible()).resolves.toBe(true)
+
+    // Register.
+    let dialog = await openAccountDialog(page, 'Sign In')
+    await dialog.getByRole('tab', { name: 'Create Account' }).click()
+    await dialog.getByLabel('Email').fill(email)
+    await dialog.getByLabel('Password').fill(password)
+    await dialog.locator('form').getByRole('button', { name: 'Create Account' }).click()
+    await toast(page, 'Account Created').waitFor()
+    await dialog.waitFor({ state: 'detached' })
+    expect(await page.evaluate(() => localStorage.getItem('auth_token'))).toMatch(/^ey/)
+
+    // The signed-in plain user is refused the dashboard.
+    await page.getByRole('heading', { name: 'Access Denied' }).waitFor()
+    await page.getByText('Your role: user').waitFor()
+    await page.getByText('Only admins and owners can view analytics data').waitFor()
+    expect(await page.getByRole('banner').getByRole('link', { name: 'Analytics', exact: true }).count()).toBe(0)
+
+    // Sign out, then sign in again.
+    dialog = await openAccountDialog(page, 'Account')
+    await dialog.getByText(email).waitFor()
+    await dialog.getByRole('button', { name: 'Sign Out' }).click()
+    await toast(page, 'Logged Out').waitFor()
+    expect(await page.evaluate(() => localStorage.getItem('auth_token'))).toBeNull()
+    await page.getByRole('heading', { name: 'Authentication Required' }).waitFor()
+
+    dialog = await openAccountDialog(page, 'Sign In')
+    await dialog.getByLabel('Email').fill(email)
+    await dialog.getByLabel('Password').fill('wrong-password')
+    await dialog.locator('form').getByRole('button', { name: 'Sign In' }).click()
+    await toast(page, 'Login Failed').waitFor()
+    await dialog.getByLabel('Password').fill(password)
+    await dialog.locator('form').getByRole('button', { name: 'Sign In' }).click()
+    await toast(page, 'Welcome back').waitFor()
+    await page.getByRole('heading', { name: 'Access Denied' }).waitFor()
+
+    // Owner setup: the key is shown while setup is open; Auto-fill, then promote.
+    await page.getByRole('banner').getByRole('link', { name: 'Admin Setup', exact: true }).click()
+    await page.getByTestId('setup-key').filter({ hasText: SETUP_KEY }).waitFor()
+    await page.getByRole('button', { name: 'Promote to Owner' }).click()
+    await toast(page, 'Please fill all fields').waitFor()
+    await page.getByRole('button', { name: 'Auto-fill' }).click()
+    expect(await page.getByLabel('Email').inputValue()).toBe(email)
+    await page.getByRole('button', { name: 'Promote to Owner' }).click()
+    await toast(page, 'You have been promoted to Owner. Now you can access Analytics.').waitFor()
+    await page.getByRole('heading', { name: 'Setup is complete' }).waitFor()
+    const analyticsLink = page.getByRole('banner').getByRole('link', { name: 'Analytics', exact: true })
+    await analyticsLink.waitFor()
+
+    // A visitor sends a contact message from /contact.
+    const subject = `Question ${Date.now()}`
+    const visitor = await newPage()
+    await visitor.goto(`${stack.apiUrl}/contact`)
+    const form = visitor.getByTestId('contact-form-page')
+    await form.getByLabel('Name').fill('Vera Visitor')
+    await form.getByLabel('Email').fill('vera@example.com')
+    await form.getByLabel('Subject').fill(subject)
+    await form.getByLabel('Message').fill('How long do addresses last?')
+    await form.getByRole('button', { name: 'Send Message' }).click()
+    await toast(visitor, 'Message Sent Successfully!').waitFor()
+
+    // The owner's dashboard shows it; Mark as Read changes its badge.
+    await analyticsLink.click()
+    await page.getByRole('heading', { name: 'Analytics Dashboard' }).waitFor()
+    const card = page.getByTestId('contact-card').filter({ hasText: subject })
+    await card.waitFor()
+    await expect(card.getByTestId('contact-status').textContent()).resolves.toBe('New')
+    await card.getByRole('button', { name: 'Mark as Read' }).click()
+    await card.getByTestId('contact-status').filter({ hasText: 'Read' }).waitFor()
+    expect(await card.getByRole('button', { name: 'Mark as Read' }).count()).toBe(0)
+    await page.getByRole('button', { name: 'Last 7 days' }).click()
+    await page.getByRole('heading', { name: 'Overview (last 7 days)' }).waitFor()
+
+    // Setup stays closed: another visitor sees no key.
+    await visitor.goto(`${stack.apiUrl}/admin-setup`)
+    await visitor.getByRole('heading', { name: 'Setup is complete' }).waitFor()
+    expect(await visitor.getByTestId('setup-key').count()).toBe(0)
+  })
+})
