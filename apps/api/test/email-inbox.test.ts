@@ -112,3 +112,19 @@ describe('expiry sweep', () => {
     await expect.poll(async () => (await app.db.selectFrom('inbox').select('id').execute()).length, { timeout: 5000 }).toBe(0)
   })
 })
+
+describe('compressed listings', () => {
+  it('answers gzip or brotli when asked, with the same JSON inside', async () => {
+    const { gunzipSync, brotliDecompressSync } = await import('node:zlib')
+    for (let i = 0; i < 10; i++) await deliver(app, address, { subject: `m${i}`, text: 'Some body text that is long enough. '.repeat(5) })
+    const plain = await app.inject({ method: 'GET', url: `/api/email/${address}` })
+    expect(plain.headers['content-encoding']).toBeUndefined()
+    const gz = await app.inject({ method: 'GET', url: `/api/email/${address}`, headers: { 'accept-encoding': 'gzip' } })
+    expect(gz.headers['content-encoding']).toBe('gzip')
+    expect(gz.headers.vary).toContain('Accept-Encoding')
+    expect(JSON.parse(gunzipSync(gz.rawPayload).toString())).toEqual(plain.json())
+    const br = await app.inject({ method: 'GET', url: `/api/email/${address}`, headers: { 'accept-encoding': 'gzip, deflate, br' } })
+    expect(br.headers['content-encoding']).toBe('br')
+    expect(JSON.parse(brotliDecompressSync(br.rawPayload).toString())).toEqual(plain.json())
+  })
+})

@@ -1,3 +1,4 @@
+import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib'
 import type { Db, InboxRow } from '@tempbox/db'
 import type { FullMessage, GenerateEmailResponse } from '@tempbox/types'
 import type { Config } from '../config.js'
@@ -23,6 +24,34 @@ import type { MailWatcher } from './mail-watcher.js'
 const INBOX_NOT_FOUND = 'This address does not exist or has expired. Generate a new one.'
 const MAX_CACHED_INBOXES = 10_000
 
+/** Below this size compression saves less than its headers cost. */
+const COMPRESS_MIN_BYTES = 1024
+
+/** One inbox listing as JSON, with its gzip and brotli forms computed once, on first demand. */
+export class Listing {
+  readonly json: Buffer
+  private gzipped?: Buffer
+  private brotli?: Buffer
+
+  constructor(json: string) {
+    this.json = Buffer.from(json)
+  }
+
+  /** The body and its Content-Encoding (null: identity) for an Accept-Encoding header. */
+  encode(acceptEncoding: string | undefined): { body: Buffer; encoding: 'br' | 'gzip' | null } {
+    if (!acceptEncoding || this.json.length < COMPRESS_MIN_BYTES) return { body: this.json, encoding: null }
+    if (/\bbr\b/.test(acceptEncoding)) {
+      this.brotli ??= brotliCompressSync(this.json, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 5 } })
+      return { body: this.brotli, encoding: 'br' }
+    }
+    if (/\bgzip\b/.test(acceptEncoding)) {
+      this.gzipped ??= gzipSync(this.json, { level: 6 })
+      return { body: this.gzipped, encoding: 'gzip' }
+    }
+    return { body: this.json, encoding: null }
+  }
+}
+
 export interface CreateInboxInput {
   /** Client IP, used only for the in-memory per-IP limits. */
   ip: string
@@ -41,7 +70,7 @@ export interface CreateInboxInput {
 export class InboxService {
   readonly limiter: AddressLimiter
   private readonly inboxByAddress = new Map<string, InboxRow>()
-  private readonly listingJson = new Map<number, string>()
+  private readonly listingJson = new Map<number, Listing>()
   /** Stored messages never change, so their list form is computed once. */
   private readonly messageViews = new Map<number, InboxMessage>()
   /** Bumped on every inbox change, so a listing built while a message arrived is not cached. */
@@ -141,21 +170,21 @@ export class InboxService {
     return view
   }
 
-  /** `{messages}` newest first, as a JSON string ready to send. */
-  async listingJsonFor(inbox: InboxRow): Promise<string> {
+  /** `{messages}` newest first, as prepared bytes (compressed forms made on first request). */
+  async listing(inbox: InboxRow): Promise<Listing> {
     await this.watcher.sync()
     const cached = this.listingJson.get(inbox.id)
     if (cached !== undefined) return cached
     const before = this.changes
     const rows = await listInboxMessages(this.db, inbox.id)
-    const json = JSON.stringify({ messages: rows.map((r) => this.inboxMessage(r)) })
+    const listing = new Listing(JSON.stringify({ messages: rows.map((r) => this.inboxMessage(r)) }))
     // Only cache when nothing was committed meanwhile: otherwise the next read rebuilds it.
     await this.watcher.sync()
     if (this.changes === before) {
       if (this.listingJson.size >= MAX_CACHED_INBOXES) this.listingJson.clear()
-      this.listingJson.set(inbox.id, json)
+      this.listingJson.set(inbox.id, listing)
     }
-    return json
+    return listing
   }
 
   private async messageRow(inbox: InboxRow, rawId: string): Promise<MessageSummaryRow> {

@@ -54,8 +54,12 @@ const emailRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const inbox = await inboxes.getInbox(request.params.address)
-      const json = await inboxes.listingJsonFor(inbox)
-      return reply.header('Cache-Control', 'no-store').type('application/json; charset=utf-8').serializer((p: unknown) => p as string).send(json as never)
+      const listing = await inboxes.listing(inbox)
+      const { body, encoding } = listing.encode(request.headers['accept-encoding'])
+      reply.header('Cache-Control', 'no-store').header('Vary', 'Accept-Encoding').type('application/json; charset=utf-8')
+      if (encoding) reply.header('Content-Encoding', encoding)
+      // Prepared bytes: the cached listing is sent as is, never serialized again.
+      return reply.send(body as never)
     },
   )
 
