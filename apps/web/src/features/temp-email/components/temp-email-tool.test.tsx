@@ -1,5 +1,5 @@
-import '../../../lib/i18n'
-import { act, render, screen, waitFor, within } from '@testing-library/react'
+import i18n, { applyLanguage } from '../../../lib/i18n'
+import { act, cleanup, render, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { delay, http, HttpResponse } from 'msw'
 import { dismissToast, Toaster } from '@tempbox/ui'
@@ -332,3 +332,24 @@ describe('message viewer', () => {
     expect(screen.getByText('Subject:')).toBeInTheDocument()
   })
 })
+
+describe('languages', () => {
+  it('shows the tool in the chosen language, right to left where it applies', async () => {
+    try {
+      await applyLanguage('de')
+      const user = renderTool()
+      expect(screen.getByRole('heading', { name: 'Temporäre E-Mail' })).toBeInTheDocument()
+      await user.click(screen.getByRole('button', { name: 'E-Mail erstellen' }))
+      await expectToast('E-Mail erstellt')
+      cleanup()
+      await applyLanguage('ar')
+      renderTool()
+      expect(screen.getByRole('button', { name: 'فحص البريد' })).toBeInTheDocument()
+      expect(document.documentElement.dir).toBe('rtl')
+    } finally {
+      await applyLanguage('en')
+    }
+    expect(i18n.language).toBe('en')
+  })
+})
+
