@@ -1,4 +1,116 @@
-/** Placeholder until the owning feature lands. */
+import { useId, useState, type FormEvent } from 'react'
+import { useTranslation } from 'react-i18next'
+import useSWR from 'swr'
+import { Button, Card, CardContent, CardDescription, CardHeader, CardTitle, Input, Label, useToast } from '@tempbox/ui'
+import { Copy, ExternalLink, Link2, Loader2 } from 'lucide-react'
+import { createShortLink, fetchShortLinks } from '../api/links'
+import { checkUrl } from '../lib/validate-url'
+import { useLinkStore } from '../stores/link-store'
+
+/** Click counts are refreshed this often while the card is open. */
+const CLICK_REFRESH_MS = 15_000
+
+/** Link shortener card (spec §2, §4, §5): real short links served at /s/{code}, counting clicks. */
 export function LinkShortenerTool() {
-  return null
+  const { t, i18n } = useTranslation('tools')
+  const { toast } = useToast()
+  const inputId = useId()
+  const [url, setUrl] = useState('')
+  const [shortening, setShortening] = useState(false)
+  const links = useLinkStore((s) => s.links)
+  const add = useLinkStore((s) => s.add)
+  const refresh = useLinkStore((s) => s.refresh)
+  const codes = links.map((l) => l.code)
+
+  useSWR(codes.length > 0 ? ['short-links', codes.join(',')] : null, () => fetchShortLinks(codes), {
+    refreshInterval: CLICK_REFRESH_MS,
+    revalidateOnFocus: true,
+    onSuccess: (data) => refresh(data.links),
+  })
+
+  async function shorten(event: FormEvent) {
+    event.preventDefault()
+    const problem = checkUrl(url)
+    if (problem === 'empty') {
+      toast({ title: t('links.errorTitle'), description: t('links.emptyUrl'), variant: 'destructive' })
+      return
+    }
+    if (problem === 'invalid') {
+      toast({ title: t('links.invalidTitle'), description: t('links.invalidText'), variant: 'destructive' })
+      return
+    }
+    setShortening(true)
+    try {
+      const link = await createShortLink(url.trim())
+      add(link)
+      setUrl('')
+      toast({ title: t('links.createdTitle'), description: link.shortened })
+    } catch (err) {
+      toast({ title: t('links.failedTitle'), description: err instanceof Error ? err.message : t('links.failedText'), variant: 'destructive' })
+    } finally {
+      setShortening(false)
+    }
+  }
+
+  async function copy(text: string) {
+    try {
+      await navigator.clipboard.writeText(text)
+      toast({ title: t('copied'), description: text })
+    } catch {
+      toast({ title: t('copyFailedTitle'), description: t('copyFailed'), variant: 'destructive' })
+    }
+  }
+
+  const date = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' })
+
+  return (
+    <Card className="w-full" data-testid="link-shortener">
+      <CardHeader>
+        <CardTitle className="flex items-center gap-2">
+          <Link2 aria-hidden className="size-5 text-blue-700 dark:text-blue-400" />
+          {t('links.title')}
+        </CardTitle>
+        <CardDescription>{t('links.description')}</CardDescription>
+      </CardHeader>
+      <CardContent className="flex flex-col gap-4">
+        <form onSubmit={shorten} className="flex flex-col gap-2" noValidate>
+          <Label htmlFor={inputId}>{t('links.urlLabel')}</Label>
+          <div className="flex flex-col gap-2 sm:flex-row">
+            <Input id={inputId} type="url" inputMode="url" value={url} onChange={(e) => setUrl(e.target.value)} placeholder={t('links.placeholder')} autoComplete="off" />
+            <Button type="submit" disabled={shortening}>
+              {shortening ? <Loader2 aria-hidden className="animate-spin" /> : <Link2 aria-hidden />}
+              {shortening ? t('links.shortening') : t('links.shorten')}
+            </Button>
+          </div>
+        </form>
+
+        {links.length === 0 ? (
+          <p className="text-sm text-slate-600 dark:text-slate-300">{t('links.empty')}</p>
+        ) : (
+          <ul className="flex flex-col gap-2" aria-label={t('links.listLabel')} data-testid="short-links">
+            {links.map((link) => (
+              <li key={link.code} className="flex flex-col gap-1 rounded-lg border border-slate-200 p-3 dark:border-slate-700" data-code={link.code}>
+                <div className="flex flex-wrap items-center gap-2">
+                  <a href={link.shortened} target="_blank" rel="noopener noreferrer" className="font-medium break-all text-blue-700 hover:underline dark:text-blue-400">
+                    {link.shortened}
+                  </a>
+                  <Button variant="ghost" size="sm" onClick={() => void copy(link.shortened)} aria-label={t('links.copyShort', { url: link.shortened })}>
+                    <Copy aria-hidden />
+                    {t('copy')}
+                  </Button>
+                </div>
+                <p className="flex items-center gap-1 text-sm break-all text-slate-600 dark:text-slate-300">
+                  <ExternalLink aria-hidden className="size-3.5 shrink-0" />
+                  {link.original}
+                </p>
+                <p className="text-xs text-slate-600 dark:text-slate-300">
+                  <span data-testid="clicks">{t('links.clicks', { value: link.clicks })}</span> · {date.format(new Date(link.createdAt))}
+                </p>
+              </li>
+            ))}
+          </ul>
+        )}
+      </CardContent>
+    </Card>
+  )
 }

@@ -1,4 +1,120 @@
-/** Placeholder until the owning feature lands. */
+import { useId, useState, type FormEvent } from 'react'
+import { useTranslation } from 'react-i18next'
+import { Button, Card, CardContent, CardDescription, CardHeader, CardTitle, Input, Label, useToast } from '@tempbox/ui'
+import { Copy, Download, QrCode } from 'lucide-react'
+import { dataUrlToBlob, makeQrDataUrl, prepareQrText, QR_FILE_NAME, QR_SIZE } from '../lib/qr'
+
+/** QR code card (spec §2, §5): made in the browser with the `qrcode` package, nothing typed is sent anywhere. */
 export function QrGeneratorTool() {
-  return null
+  const { t } = useTranslation('tools')
+  const { toast } = useToast()
+  const inputId = useId()
+  const [text, setText] = useState('')
+  const [qr, setQr] = useState<{ value: string; dataUrl: string } | null>(null)
+  const [busy, setBusy] = useState(false)
+
+  async function generate(event?: FormEvent) {
+    event?.preventDefault()
+    if (!text.trim()) {
+      toast({ title: t('qr.errorTitle'), description: t('qr.emptyText'), variant: 'destructive' })
+      return
+    }
+    const { value, formatted } = prepareQrText(text)
+    setBusy(true)
+    try {
+      const dataUrl = await makeQrDataUrl(value)
+      setQr({ value, dataUrl })
+      if (formatted) {
+        setText(value)
+        toast({ title: t('qr.urlFormatted'), description: t('qr.urlFormattedText', { url: value }) })
+      }
+    } catch {
+      toast({ title: t('qr.errorTitle'), description: t('qr.generateFailed'), variant: 'destructive' })
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  function requireQr(): { value: string; dataUrl: string } | null {
+    if (!qr) toast({ title: t('qr.errorTitle'), description: t('qr.generateFirst'), variant: 'destructive' })
+    return qr
+  }
+
+  function download() {
+    const current = requireQr()
+    if (!current) return
+    try {
+      const url = URL.createObjectURL(dataUrlToBlob(current.dataUrl))
+      const a = document.createElement('a')
+      a.href = url
+      a.download = QR_FILE_NAME
+      document.body.append(a)
+      a.click()
+      a.remove()
+      setTimeout(() => URL.revokeObjectURL(url), 10_000)
+    } catch {
+      toast({ title: t('qr.errorTitle'), description: t('qr.downloadFailed'), variant: 'destructive' })
+    }
+  }
+
+  async function copy() {
+    const current = requireQr()
+    if (!current) return
+    try {
+      if (typeof ClipboardItem === 'undefined' || !navigator.clipboard?.write) throw new Error('no image clipboard')
+      await navigator.clipboard.write([new ClipboardItem({ 'image/png': dataUrlToBlob(current.dataUrl) })])
+      toast({ title: t('copied'), description: t('qr.imageCopied') })
+    } catch {
+      // Browsers without image clipboard support still get the text the code holds.
+      try {
+        await navigator.clipboard.writeText(current.value)
+        toast({ title: t('copied'), description: t('qr.textCopied') })
+      } catch {
+        toast({ title: t('qr.errorTitle'), description: t('qr.copyFailed'), variant: 'destructive' })
+      }
+    }
+  }
+
+  return (
+    <Card className="w-full" data-testid="qr-generator">
+      <CardHeader>
+        <CardTitle className="flex items-center gap-2">
+          <QrCode aria-hidden className="size-5 text-blue-700 dark:text-blue-400" />
+          {t('qr.title')}
+        </CardTitle>
+        <CardDescription>{t('qr.description')}</CardDescription>
+      </CardHeader>
+      <CardContent className="flex flex-col gap-4">
+        <form onSubmit={generate} className="flex flex-col gap-2">
+          <Label htmlFor={inputId}>{t('qr.textLabel')}</Label>
+          <div className="flex flex-col gap-2 sm:flex-row">
+            <Input id={inputId} value={text} onChange={(e) => setText(e.target.value)} placeholder={t('qr.placeholder')} autoComplete="off" />
+            <Button type="submit" disabled={text === '' || busy}>
+              <QrCode aria-hidden />
+              {busy ? t('qr.generating') : t('qr.generate')}
+            </Button>
+          </div>
+        </form>
+        <div className="flex flex-col items-center gap-3">
+          {qr ? (
+            <img src={qr.dataUrl} width={QR_SIZE} height={QR_SIZE} alt={t('qr.imageAlt', { text: qr.value })} className="rounded-md border border-slate-200 bg-white dark:border-slate-700" />
+          ) : (
+            <div className="flex size-[200px] items-center justify-center rounded-md border border-dashed border-slate-300 p-4 text-center text-sm text-slate-600 dark:border-slate-600 dark:text-slate-300">
+              {t('qr.emptyPreview')}
+            </div>
+          )}
+          <div className="flex w-full flex-col gap-2 sm:w-auto sm:flex-row">
+            <Button variant="outline" onClick={download}>
+              <Download aria-hidden />
+              {t('qr.download')}
+            </Button>
+            <Button variant="outline" onClick={() => void copy()}>
+              <Copy aria-hidden />
+              {t('qr.copy')}
+            </Button>
+          </div>
+        </div>
+      </CardContent>
+    </Card>
+  )
 }
