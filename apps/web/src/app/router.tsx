@@ -1,8 +1,48 @@
+import type { ComponentType } from 'react'
 import { createBrowserRouter, RouterProvider } from 'react-router'
+import { RootLayout } from '../components/layout/root-layout'
+import { PageMeta } from '../features/site/components/page-meta'
+import type { PageKey } from '../features/site/hooks/use-page-meta'
 import { HomeRoute } from './routes/home'
 
+/** Every page but home is its own chunk, keeping the home page's first JavaScript small. */
+function page<M>(load: () => Promise<M>, pick: (m: M) => ComponentType) {
+  return async () => ({ Component: pick(await load()) })
+}
+
+/** For routes whose files set no title of their own. */
+function withMeta(key: PageKey, Inner: ComponentType): ComponentType {
+  return function RouteWithMeta() {
+    return (
+      <>
+        <PageMeta page={key} />
+        <Inner />
+      </>
+    )
+  }
+}
+
 const router = createBrowserRouter([
-  { path: '/', element: <HomeRoute /> },
+  {
+    path: '/',
+    Component: RootLayout,
+    HydrateFallback: () => null,
+    children: [
+      { index: true, Component: HomeRoute },
+      { path: 'blog', lazy: page(() => import('./routes/blog'), (m) => m.BlogRoute) },
+      { path: 'about', lazy: page(() => import('./routes/about'), (m) => m.AboutRoute) },
+      { path: 'contact', lazy: page(() => import('./routes/contact'), (m) => m.ContactRoute) },
+      { path: 'legal', lazy: page(() => import('./routes/legal'), (m) => m.LegalIndexRoute) },
+      { path: 'privacy-policy', lazy: page(() => import('./routes/legal-document'), (m) => m.PrivacyPolicyRoute) },
+      { path: 'terms', lazy: page(() => import('./routes/legal-document'), (m) => m.TermsRoute) },
+      { path: 'disclaimer', lazy: page(() => import('./routes/legal-document'), (m) => m.DisclaimerRoute) },
+      { path: 'cookie-policy', lazy: page(() => import('./routes/legal-document'), (m) => m.CookiePolicyRoute) },
+      { path: 'gdpr', lazy: page(() => import('./routes/legal-document'), (m) => m.GdprRoute) },
+      { path: 'analytics', lazy: page(() => import('./routes/analytics'), (m) => withMeta('analytics', m.AnalyticsRoute)) },
+      { path: 'admin-setup', lazy: page(() => import('./routes/admin-setup'), (m) => withMeta('adminSetup', m.AdminSetupRoute)) },
+      { path: '*', lazy: page(() => import('./routes/not-found'), (m) => m.NotFoundRoute) },
+    ],
+  },
 ])
 
 export function AppRouter() {
