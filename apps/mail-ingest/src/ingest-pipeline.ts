@@ -21,10 +21,15 @@ export function createIngestPipeline(db: Db, sqlite: SqliteHandle, config: Confi
     { length: config.parseWorkers },
     () => ({ client: startWorker<Uint8Array, ParsedMessage>(new URL('./parse-worker.ts', import.meta.url), null), load: 0 }),
   )
-  const writer = startWorker<IncomingMessage, void>(new URL('./store-worker.ts', import.meta.url), {
-    databasePath: config.databasePath,
-    maxBatchMessages: config.maxBatchMessages,
-  })
+  const writer = startWorker<IncomingMessage, void>(
+    new URL('./store-worker.ts', import.meta.url),
+    { databasePath: config.databasePath, maxBatchMessages: config.maxBatchMessages },
+    // Without its writer the process could only answer 451 forever: exit and let the supervisor restart it.
+    (error) => {
+      console.error('[smtp] the store worker stopped, exiting:', error.message)
+      process.exit(1)
+    },
+  )
   const parse = async (raw: Buffer): Promise<ParsedMessage> => {
     const parser = parsers.reduce((best, p) => (p.load < best.load ? p : best))
     parser.load++

@@ -21,11 +21,12 @@ function bootstrap(url: URL): string {
 }
 
 /** Starts a worker running `url` and returns a promise-per-request client for it. */
-export function startWorker<T, R>(url: URL, workerData: unknown): WorkerClient<T, R> {
+export function startWorker<T, R>(url: URL, workerData: unknown, onCrash?: (error: Error) => void): WorkerClient<T, R> {
   const worker = new Worker(bootstrap(url), { eval: true, workerData })
   const pending = new Map<number, { resolve: (r: R) => void; reject: (e: Error) => void }>()
   let nextId = 0
   let exitError: Error | null = null
+  let isClosing = false
   worker.on('message', (reply: Reply<R>) => {
     const waiter = pending.get(reply.id)
     if (!waiter) return
@@ -42,7 +43,11 @@ export function startWorker<T, R>(url: URL, workerData: unknown): WorkerClient<T
     console.error('[smtp] worker failed:', error)
     failAll(error)
   })
-  worker.on('exit', (code) => failAll(new Error(`worker exited with code ${code}`)))
+  worker.on('exit', (code) => {
+    const error = new Error(`worker exited with code ${code}`)
+    failAll(error)
+    if (!isClosing) onCrash?.(error)
+  })
   // The worker must not keep a stopping process alive on its own.
   worker.unref()
   return {
@@ -55,6 +60,7 @@ export function startWorker<T, R>(url: URL, workerData: unknown): WorkerClient<T
       })
     },
     close: async () => {
+      isClosing = true
       await worker.terminate()
     },
   }
