@@ -188,4 +188,23 @@ describe('temporary email in the browser', () => {
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe('482913')
     await context.close()
   })
+
+  it('shows inline cid: images from the message itself while remote ones stay blocked', async () => {
+    const { page, address } = await openWithAddress()
+    // 2x1 red PNG.
+    const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAIAAAABCAYAAAD0In+KAAAAEUlEQVR4nGP4z8DwHwyBNAMAPQ0H+QKV6+gAAAAASUVORK5CYII=', 'base64')
+    await send(address, {
+      subject: 'Inline logo',
+      html: '<p>Logo below</p><img id="logo" src="cid:logo@acme" alt="Acme logo">',
+      attachments: [{ filename: 'logo.png', content: png, contentType: 'image/png', cid: 'logo@acme' }],
+    })
+    await page.getByRole('button', { name: /Inline logo/ }).click()
+    const iframe = page.locator('iframe[title="Message content"]')
+    await iframe.waitFor()
+    const frame = (await (await iframe.elementHandle())!.contentFrame())!
+    await frame.waitForLoadState('load')
+    await waitFor(async () => (await frame.locator('img').evaluate((img) => (img as HTMLImageElement).naturalWidth)) === 2, 10_000, 'the cid image to render')
+    await page.context().close()
+  })
 })
+

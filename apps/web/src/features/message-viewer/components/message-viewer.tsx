@@ -112,7 +112,7 @@ export function MessageViewer({ address, id, onClose, onDeleted, onDeleteFailed 
         </>
       ) : (
         <pre className="max-h-[28rem] overflow-auto whitespace-pre-wrap break-words rounded-md bg-slate-50 p-3 font-sans text-sm text-slate-800 dark:bg-slate-800 dark:text-slate-100">
-          {message.text ?? message.content ?? t('viewer.empty')}
+          {(message.text ?? message.content) || t('viewer.empty')}
         </pre>
       )}
 

@@ -60,8 +60,3 @@ export function buildMailDocument(html: string, options: { origin: string; showR
   const inner = doc.querySelector('body')?.outerHTML ?? doc.outerHTML
   return `<!doctype html><html><head>${head}${headEl?.innerHTML ?? ''}</head>${inner}</html>`
 }
-
-/** Whether the HTML still holds references the server blocked. */
-export function hasBlockedRemote(html: string): boolean {
-  return REMOTE_ATTRIBUTES.some(([from]) => html.includes(from))
-}
