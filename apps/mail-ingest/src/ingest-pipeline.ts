@@ -6,6 +6,8 @@ import { asBuffer, startWorker, type WorkerClient } from './worker-rpc.js'
 
 /** Turns received bytes into stored rows: parse, then commit. Resolves only once committed. */
 export interface IngestPipeline {
+  /** Settles once the worker threads are up, so the first message does not wait for them. */
+  ready: Promise<void>
   accept: (raw: Buffer, inboxIds: number[], receivedAt: number) => Promise<void>
   close: () => Promise<void>
 }
@@ -43,6 +45,7 @@ export function createIngestPipeline(db: Db, sqlite: SqliteHandle, config: Confi
     }
   }
   return {
+    ready: Promise.all([...parsers.map((p) => p.client.ready), writer.ready]).then(() => {}),
     accept: async (raw, inboxIds, receivedAt) => {
       const parsed = await parse(raw)
       await writer.call({ inboxIds, raw, receivedAt, parsed: { ...parsed, attachments: parsed.attachments.map((a) => ({ ...a, content: asBuffer(a.content) })) } })
@@ -56,6 +59,7 @@ export function createIngestPipeline(db: Db, sqlite: SqliteHandle, config: Confi
 function createInProcessPipeline(db: Db, sqlite: SqliteHandle, config: Config): IngestPipeline {
   const store = createMessageStore(createMessageWriter(db, sqlite), { maxBatchMessages: config.maxBatchMessages })
   return {
+    ready: Promise.resolve(),
     accept: async (raw, inboxIds, receivedAt) => {
       await store.store({ inboxIds, raw, receivedAt, parsed: await parseMessage(raw) })
     },

@@ -38,14 +38,16 @@ export function createSmtpServer({ db, sqlite, config }: { db: Db; sqlite: Sqlit
 
   return {
     server,
-    listen: () =>
-      new Promise((resolve, reject) => {
+    listen: async () => {
+      await pipeline.ready
+      return new Promise<number>((resolve, reject) => {
         server.server.once('error', reject)
         server.listen(config.port, config.host, () => {
           server.server.off('error', reject)
           resolve((server.server.address() as AddressInfo).port)
         })
-      }),
+      })
+    },
     close: async () => {
       await new Promise<void>((resolve) => server.close(() => resolve()))
       await pipeline.close()

@@ -7,6 +7,8 @@ interface Request<T> {
 type Reply<R> = { id: number; ok: true; result: R } | { id: number; ok: false; error: string }
 
 export interface WorkerClient<T, R> {
+  /** Settles once the worker has loaded its code and serves requests. */
+  ready: Promise<void>
   call: (payload: T, transfer?: ArrayBuffer[]) => Promise<R>
   close: () => Promise<void>
 }
@@ -27,7 +29,17 @@ export function startWorker<T, R>(url: URL, workerData: unknown, onCrash?: (erro
   let nextId = 0
   let exitError: Error | null = null
   let isClosing = false
-  worker.on('message', (reply: Reply<R>) => {
+  let markReady: () => void = () => {}
+  let markFailed: (error: Error) => void = () => {}
+  const ready = new Promise<void>((resolve, reject) => {
+    markReady = resolve
+    markFailed = reject
+  })
+  worker.on('message', (reply: Reply<R> | 'ready') => {
+    if (reply === 'ready') {
+      markReady()
+      return
+    }
     const waiter = pending.get(reply.id)
     if (!waiter) return
     pending.delete(reply.id)
@@ -36,6 +48,7 @@ export function startWorker<T, R>(url: URL, workerData: unknown, onCrash?: (erro
   })
   const failAll = (error: Error) => {
     exitError = error
+    markFailed(error)
     for (const waiter of pending.values()) waiter.reject(error)
     pending.clear()
   }
@@ -50,7 +63,9 @@ export function startWorker<T, R>(url: URL, workerData: unknown, onCrash?: (erro
   })
   // The worker must not keep a stopping process alive on its own.
   worker.unref()
+  ready.catch(() => {})
   return {
+    ready,
     call: (payload, transfer) => {
       if (exitError) return Promise.reject(exitError)
       const id = nextId++
@@ -70,6 +85,7 @@ export function startWorker<T, R>(url: URL, workerData: unknown, onCrash?: (erro
 export function serveRequests<T, R>(handler: (payload: T) => Promise<R>, transferOf?: (result: R) => ArrayBuffer[]): void {
   if (!parentPort) throw new Error('serveRequests must run inside a worker thread')
   const port = parentPort
+  port.postMessage('ready')
   port.on('message', ({ id, payload }: Request<T>) => {
     handler(payload).then(
       (result) => port.postMessage({ id, ok: true, result } satisfies Reply<R>, transferOf?.(result) ?? []),

@@ -1,0 +1,9 @@
+import { defineConfig } from 'vitest/config'
+
+export default defineConfig({
+  test: {
+    // Real SMTP sessions and worker threads: generous limits for a busy 2-core machine, no timing assertions.
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+  },
+})
