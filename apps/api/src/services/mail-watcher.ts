@@ -18,6 +18,8 @@ const BATCH = 500
  */
 export class MailWatcher {
   private probe: Probe | null = null
+  /** Prepared once: `pragma()` would prepare the statement again on every read. */
+  private versionStatement: { get: () => unknown } | null = null
   private version = -1
   private lastId = 0
   private running: Promise<void> | null = null
@@ -34,6 +36,7 @@ export class MailWatcher {
   async start(): Promise<void> {
     if (this.dbPath !== ':memory:') {
       this.probe = createDb({ path: this.dbPath }).sqlite
+      this.versionStatement = this.probe.prepare('PRAGMA data_version').pluck()
       this.version = this.readVersion()
     }
     this.lastId = await maxMessageId(this.db)
@@ -46,12 +49,13 @@ export class MailWatcher {
   stop(): void {
     if (this.timer) clearInterval(this.timer)
     this.timer = null
+    this.versionStatement = null
     this.probe?.close()
     this.probe = null
   }
 
   private readVersion(): number {
-    return this.probe!.pragma('data_version', { simple: true }) as number
+    return this.versionStatement!.get() as number
   }
 
   /** True when another connection may have committed since the last check. */

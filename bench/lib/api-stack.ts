@@ -1,0 +1,63 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { freePort, spawnUntil, type Child } from './processes.js'
+
+export interface ApiStack {
+  apiUrl: string
+  smtpPort: number
+  dbPath: string
+  api: Child
+  ingest: Child | null
+  stop: () => Promise<void>
+}
+
+/** Starts the real api (and optionally mail-ingest) over a fresh SQLite file, as `pnpm start` does. */
+export async function startApiStack(repoRoot: string, options: { withIngest: boolean; domain: string; env?: Record<string, string> }): Promise<ApiStack> {
+  const dir = mkdtempSync(join(tmpdir(), 'tempbox-bench-'))
+  const dbPath = join(dir, 'tempbox.sqlite')
+  const [httpPort, smtpPort] = [await freePort(), await freePort()]
+  const env = {
+    DATABASE_PATH: dbPath,
+    DATA_DIR: dir,
+    MAIL_DOMAINS: options.domain,
+    HOST: '127.0.0.1',
+    PORT: String(httpPort),
+    SMTP_HOST: '127.0.0.1',
+    SMTP_PORT: String(smtpPort),
+    WEB_DIST_DIR: '',
+    LOG_LEVEL: 'warn',
+    APP_ENV: 'production',
+    JWT_SECRET: 'bench-secret-bench-secret-bench-secret-0123456789',
+    MAX_ACTIVE_ADDRESSES_PER_IP: '100000',
+    MAX_GENERATED_PER_HOUR_PER_IP: '100000',
+    ...options.env,
+  }
+  const apiUrl = `http://127.0.0.1:${httpPort}`
+  // BENCH_API_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' profiles the api process.
+  const nodeArgs = process.env.BENCH_API_NODE_ARGS?.split(' ').filter(Boolean) ?? []
+  const api = await spawnUntil(process.execPath, [...nodeArgs, '--import', 'tsx', join(repoRoot, 'apps/api/src/server.ts')], {
+    cwd: join(repoRoot, 'bench'),
+    env: { ...env, LOG_LEVEL: 'info' },
+    // Fastify logs where it listens at info level; the routes that are benchmarked log at warn only.
+    readyText: /listening/i,
+  })
+  const ingest = options.withIngest
+    ? await spawnUntil(process.execPath, ['--import', 'tsx', join(repoRoot, 'apps/mail-ingest/src/main.ts')], {
+        cwd: join(repoRoot, 'bench'),
+        env,
+        readyText: '[smtp] listening',
+      })
+    : null
+  return {
+    apiUrl,
+    smtpPort,
+    dbPath,
+    api,
+    ingest,
+    stop: async () => {
+      await Promise.all([api.stop(), ingest?.stop()])
+      rmSync(dir, { recursive: true, force: true })
+    },
+  }
+}
