@@ -1,3 +1,5 @@
+import { spawnSync } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { App } from '../src/app.js'
 import { isPrivateIp, parseIp } from '../src/services/ip-address.js'
@@ -104,4 +106,24 @@ describe('parseIp / isPrivateIp', () => {
     for (const ip of ['10.1.1.1', '100.64.0.1', '169.254.1.1', '0.0.0.0', '::', 'fc00::1']) expect(isPrivateIp(parseIp(ip)!)).toBe(true)
     for (const ip of ['8.8.8.8', '172.32.0.1', '2606:4700::1111']) expect(isPrivateIp(parseIp(ip)!)).toBe(false)
   })
+})
+
+describe('privacy', () => {
+  it('logs nothing about IP lookups, not even the request line', () => {
+    // A real logger writes straight to fd 1, so the app runs in a child process whose output we read.
+    const script = `
+      import { loadConfig } from './src/config.ts'
+      import { buildApp } from './src/app.ts'
+      const app = await buildApp(loadConfig({ DATABASE_PATH: ':memory:', LOG_LEVEL: 'info', WEB_DIST_DIR: '' }))
+      await app.inject({ method: 'GET', url: '/api/ip/10.20.30.40', remoteAddress: '192.168.77.88' })
+      await app.inject({ method: 'GET', url: '/api/ip', remoteAddress: '192.168.77.88' })
+      await app.inject({ method: 'GET', url: '/api/health', remoteAddress: '192.168.77.88' })
+      await app.close()
+    `
+    const run = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: fileURLToPath(new URL('..', import.meta.url)), encoding: 'utf8' })
+    expect(run.status, run.stderr).toBe(0)
+    expect(run.stdout).toContain('/api/health')
+    expect(run.stdout).not.toContain('10.20.30.40')
+    expect(run.stdout).not.toContain('/api/ip')
+  }, 60_000)
 })

@@ -18,6 +18,8 @@ const ipRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: IpInfo, 400: ErrorBody, 429: ErrorBody },
       },
       config: { rateLimit: { max: 100, timeWindow: '1 hour' } },
+      // The URL holds the address looked up and the request the caller's own: neither may reach a log.
+      logLevel: 'silent',
     },
     async (request, reply) => {
       // request.ip honours X-Forwarded-For only from proxies the operator trusts (TRUST_PROXY).
