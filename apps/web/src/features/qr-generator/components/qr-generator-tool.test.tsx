@@ -1,0 +1,50 @@
+import '../../../lib/i18n'
+import { render, screen } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { dismissToast, Toaster } from '@tempbox/ui'
+import { beforeEach, describe, expect, it } from 'vitest'
+import { QrGeneratorTool } from './qr-generator-tool'
+
+beforeEach(() => dismissToast())
+
+function renderTool() {
+  const user = userEvent.setup()
+  render(
+    <>
+      <QrGeneratorTool />
+      <Toaster />
+    </>,
+  )
+  return user
+}
+
+describe('QrGeneratorTool', () => {
+  it('keeps Generate disabled while the text is empty', async () => {
+    const user = renderTool()
+    expect(screen.getByRole('button', { name: 'Generate' })).toBeDisabled()
+    await user.type(screen.getByLabelText('Text or URL'), 'a')
+    expect(screen.getByRole('button', { name: 'Generate' })).toBeEnabled()
+  })
+
+  it('asks for text when only spaces were typed', async () => {
+    const user = renderTool()
+    await user.type(screen.getByLabelText('Text or URL'), '   {Enter}')
+    expect(await screen.findByText('Please enter some text to generate a QR code.')).toBeInTheDocument()
+  })
+
+  it('asks to generate first before download or copy', async () => {
+    const user = renderTool()
+    await user.click(screen.getByRole('button', { name: 'Copy' }))
+    expect(await screen.findByText('Please generate a QR code first.')).toBeInTheDocument()
+  })
+
+  it('generates on Enter and formats a bare domain', async () => {
+    const user = renderTool()
+    await user.type(screen.getByLabelText('Text or URL'), 'example.org{Enter}')
+    const img = await screen.findByRole('img', { name: 'QR code for https://example.org' })
+    expect(img.getAttribute('src')).toMatch(/^data:image\/png;base64,/)
+    expect(img).toHaveAttribute('width', '200')
+    expect(await screen.findByText('URL Formatted')).toBeInTheDocument()
+    expect(screen.getByLabelText('Text or URL')).toHaveValue('https://example.org')
+  })
+})
