@@ -168,8 +168,9 @@ async function startTempbox(): Promise<Target> {
 
 /** Installs MailDev 3.0.0 into bench/.maildev on first use (kept out of git and of the pnpm workspace). */
 function ensureMaildev(): string {
-  const bin = join(MAILDEV_DIR, 'node_modules/maildev/bin/maildev')
-  if (existsSync(bin)) return bin
+  const packageFile = join(MAILDEV_DIR, 'node_modules/maildev/package.json')
+  const binOf = () => join(dirname(packageFile), (JSON.parse(readFileSync(packageFile, 'utf8')) as { bin: { maildev: string } }).bin.maildev)
+  if (existsSync(packageFile)) return binOf()
   mkdirSync(MAILDEV_DIR, { recursive: true })
   writeFileSync(join(MAILDEV_DIR, 'package.json'), JSON.stringify({
     name: 'maildev-bench-peer',
@@ -180,7 +181,7 @@ function ensureMaildev(): string {
   }, null, 2))
   console.log('[bench] installing MailDev 3.0.0 into bench/.maildev …')
   execSync('npm install --no-audit --no-fund --loglevel=error', { cwd: MAILDEV_DIR, stdio: 'inherit' })
-  return bin
+  return binOf()
 }
 
 async function startMaildev(): Promise<Target> {
@@ -189,7 +190,7 @@ async function startMaildev(): Promise<Target> {
   const [port, webPort] = [await freePort(), await freePort()]
   const proc = await spawnUntil(process.execPath, [bin, '--ip', '127.0.0.1', '--web-ip', '127.0.0.1', '-s', String(port), '-w', String(webPort), '--mail-directory', mailDir], {
     cwd: MAILDEV_DIR,
-    readyText: /SMTP Server running/i,
+    readyText: 'Press Ctrl+C to stop',
   })
   return {
     name: 'MailDev 3.0.0',

@@ -61,9 +61,9 @@ export function startWorker<T, R>(url: URL, workerData: unknown, onCrash?: (erro
     failAll(error)
     if (!isClosing) onCrash?.(error)
   })
-  // The worker must not keep a stopping process alive on its own.
-  worker.unref()
-  ready.catch(() => {})
+  // Once up, the worker must not keep a stopping process alive on its own (before that it must, or a
+  // process awaiting `ready` at top level would exit as if nothing were pending).
+  ready.then(() => worker.unref(), () => {})
   return {
     ready,
     call: (payload, transfer) => {
