@@ -42,12 +42,12 @@ async function openWithAddress(): Promise<{ page: Page; address: string }> {
   const context = await browser.newContext({ acceptDownloads: true })
   const page = await context.newPage()
   await page.goto(stack.apiUrl)
-  await page.getByRole('button', { name: 'Generate Email' }).click()
-  const field = page.getByLabel('Your temporary address')
+  await page.locator('#temp-email').getByRole('button', { name: 'Generate Email' }).click()
+  const field = page.locator('#temp-email').getByLabel('Your temporary address')
   await field.waitFor()
   const address = await field.inputValue()
   expect(address).toMatch(new RegExp(`^[^@]+@${stack.mailDomain.replace('.', '\\.')}$`))
-  await page.getByText(/No messages yet/).waitFor()
+  await page.locator('#temp-email').getByText(/No messages yet/).waitFor()
   return { page, address }
 }
 
@@ -63,8 +63,8 @@ describe('temporary email in the browser', () => {
     })
     await send(address, { subject: 'Hello from the e2e test', text: 'This is the body of the e2e message. '.repeat(5) })
 
-    const row = page.getByRole('button', { name: /Hello from the e2e test/ })
-    await row.waitFor({ timeout: 8_000 })
+    const row = page.locator('#temp-email').getByRole('button', { name: /Hello from the e2e test/ })
+    await row.waitFor({ timeout: 15_000 })
     expect(polls).toBe(0)
     await expect(row.textContent()).resolves.toContain('Sender Example')
     await expect(row.textContent()).resolves.toMatch(/\d+s ago/)
@@ -81,7 +81,7 @@ describe('temporary email in the browser', () => {
     await body.waitFor()
     const axe = await new AxeBuilder({ page }).include('#temp-email').analyze()
     expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([])
-    await page.getByTestId('inbox-message').getByRole('button', { name: 'Close', exact: true }).click()
+    await page.locator('#temp-email').getByTestId('inbox-message').getByRole('button', { name: 'Close', exact: true }).click()
     await body.waitFor({ state: 'detached' })
     await page.context().close()
   })
@@ -103,7 +103,7 @@ describe('temporary email in the browser', () => {
     ].join('')
     await send(address, { subject: 'Totally harmless', text: 'Harmless text part', html })
 
-    const row = page.getByRole('button', { name: /Totally harmless/ })
+    const row = page.locator('#temp-email').getByRole('button', { name: /Totally harmless/ })
     await row.click()
     const iframe = page.locator('iframe[title="Message content"]')
     await iframe.waitFor()
@@ -120,13 +120,13 @@ describe('temporary email in the browser', () => {
     expect(imageHits).toBe(0)
 
     // Toggling to text and back re-renders the frame: still nothing loads.
-    await page.getByRole('button', { name: 'Text', exact: true }).click()
+    await page.locator('#temp-email').getByRole('button', { name: 'Text', exact: true }).click()
     await page.locator('pre', { hasText: 'Harmless text part' }).waitFor()
-    await page.getByRole('button', { name: 'HTML', exact: true }).click()
+    await page.locator('#temp-email').getByRole('button', { name: 'HTML', exact: true }).click()
     await iframe.waitFor()
     expect(imageHits).toBe(0)
 
-    await page.getByRole('button', { name: 'Show images' }).click()
+    await page.locator('#temp-email').getByRole('button', { name: 'Show images' }).click()
     await waitFor(() => imageHits > 0, 10_000, 'the remote image to load after Show images')
     expect(await page.evaluate(() => (window as unknown as { __pwned?: string }).__pwned)).toBeUndefined()
     await page.context().close()
@@ -140,15 +140,15 @@ describe('temporary email in the browser', () => {
       text: 'Report attached.',
       attachments: [{ filename: 'report-2026.bin', content: bytes, contentType: 'application/octet-stream' }],
     })
-    await page.getByRole('button', { name: /Your report/ }).click()
-    const link = page.getByRole('link', { name: 'Download report-2026.bin' })
+    await page.locator('#temp-email').getByRole('button', { name: /Your report/ }).click()
+    const link = page.locator('#temp-email').getByRole('link', { name: 'Download report-2026.bin' })
     await link.waitFor()
 
     const [download] = await Promise.all([page.waitForEvent('download'), link.click()])
     expect(download.suggestedFilename()).toBe('report-2026.bin')
     expect(Buffer.compare(readFileSync((await download.path())!), bytes)).toBe(0)
 
-    const [eml] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download .eml' }).click()])
+    const [eml] = await Promise.all([page.waitForEvent('download'), page.locator('#temp-email').getByRole('link', { name: 'Download .eml' }).click()])
     expect(eml.suggestedFilename()).toMatch(/\.eml$/)
     const raw = readFileSync((await eml.path())!, 'utf8')
     expect(raw).toMatch(/^Subject: Your report\r?$/m)
@@ -162,16 +162,16 @@ describe('temporary email in the browser', () => {
     const page = await context.newPage()
     await page.goto(stack.apiUrl)
     const name = `e2e-${Date.now().toString(36)}`
-    await page.getByRole('button', { name: 'Choose your own name' }).click()
-    await page.getByLabel('Name').fill(name)
-    await page.getByRole('button', { name: 'Generate Email' }).click()
-    const field = page.getByLabel('Your temporary address')
+    await page.locator('#temp-email').getByRole('button', { name: 'Choose your own name' }).click()
+    await page.locator('#temp-email').getByLabel('Name').fill(name)
+    await page.locator('#temp-email').getByRole('button', { name: 'Generate Email' }).click()
+    const field = page.locator('#temp-email').getByLabel('Your temporary address')
     await field.waitFor()
     const address = await field.inputValue()
     expect(address).toBe(`${name}@${stack.mailDomain}`)
 
     // The same name again: the server's refusal is shown and the current address stays.
-    await page.getByRole('button', { name: 'New Address' }).click()
+    await page.locator('#temp-email').getByRole('button', { name: 'New Address' }).click()
     const refusal = page.locator('[data-slot="toast"][data-variant="destructive"]')
     await refusal.waitFor()
     expect(await refusal.textContent()).not.toContain('Failed to generate temporary email')
@@ -181,9 +181,9 @@ describe('temporary email in the browser', () => {
       subject: 'Confirm your Acme account',
       text: 'Welcome to Acme!\n\nYour verification code is 482913.\n\nThis code expires in 10 minutes.',
     })
-    await page.getByRole('button', { name: 'Check Emails' }).click()
+    await page.locator('#temp-email').getByRole('button', { name: 'Check Emails' }).click()
     await page.locator('[data-slot="toast"]', { hasText: 'Inbox Refreshed' }).filter({ hasText: 'Found 1 message(s).' }).waitFor()
-    await page.getByRole('button', { name: 'Copy code 482913' }).click()
+    await page.locator('#temp-email').getByRole('button', { name: 'Copy code 482913' }).click()
     await page.locator('[data-slot="toast"]', { hasText: 'Copied' }).waitFor()
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe('482913')
     await context.close()
@@ -198,7 +198,7 @@ describe('temporary email in the browser', () => {
       html: '<p>Logo below</p><img id="logo" src="cid:logo@acme" alt="Acme logo">',
       attachments: [{ filename: 'logo.png', content: png, contentType: 'image/png', cid: 'logo@acme' }],
     })
-    await page.getByRole('button', { name: /Inline logo/ }).click()
+    await page.locator('#temp-email').getByRole('button', { name: /Inline logo/ }).click()
     const iframe = page.locator('iframe[title="Message content"]')
     await iframe.waitFor()
     const frame = (await (await iframe.elementHandle())!.contentFrame())!
