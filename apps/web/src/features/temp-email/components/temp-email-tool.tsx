@@ -45,6 +45,9 @@ export function TempEmailTool() {
 
   useEmailStream(email, handleExpired)
 
+  // Another inbox was switched in (e.g. from the saved addresses of an account): nothing of the old one stays open.
+  useEffect(() => setExpandedId(null), [email])
+
   useEffect(() => {
     if (email && isGone(inbox.error)) handleExpired()
   }, [email, inbox.error, handleExpired])
