@@ -1,5 +1,5 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
-import { cpus, totalmem } from 'node:os'
+import { cpus, loadavg, totalmem } from 'node:os'
 import { join } from 'node:path'
 
 /** Replaces (or appends) the section starting with `heading` in BENCHMARKS.md, leaving the others alone. */
@@ -21,7 +21,7 @@ export function writeBenchmarkSection(repoRoot: string, heading: string, body: s
 
 export function machineLine(): string {
   const cpu = cpus()
-  return `${new Date().toISOString().slice(0, 10)}, ${cpu.length} × ${cpu[0]?.model.trim() ?? 'CPU'}, ${(totalmem() / 2 ** 30).toFixed(1)} GB RAM, Node ${process.version}; load generator on the same machine`
+  return `${new Date().toISOString().slice(0, 10)}, ${cpu.length} × ${cpu[0]?.model.trim() ?? 'CPU'}, ${(totalmem() / 2 ** 30).toFixed(1)} GB RAM, Node ${process.version}; load generator on the same machine; 1-min load average at the end ${loadavg()[0]!.toFixed(1)} (other work was running on the shared cores)`
 }
 
 export function percentile(sorted: number[], p: number): number {

@@ -16,6 +16,8 @@ export default fp(
             'wait for, or stream what arrives. Errors are JSON `{error, code}` where `error` is a sentence a person reads.',
         },
         tags: [{ name: 'email', description: 'Temporary addresses and their mail' }, { name: 'health' }],
+        // Routes that need a signed-in account declare `security: [{ bearer: [] }]`.
+        components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
       },
     })
     await app.register(swaggerUi, { routePrefix: '/api/docs' })

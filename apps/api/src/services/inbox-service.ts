@@ -82,6 +82,9 @@ export class InboxService {
     readonly watcher: MailWatcher,
   ) {
     this.limiter = new AddressLimiter(config.maxActiveAddressesPerIp, config.maxGeneratedPerHourPerIp)
+    // Inboxes can also disappear by other paths (an account deleted with its addresses): after any commit the
+    // address cache is rebuilt from the database. Polls between commits still cost no query.
+    watcher.onAnyCommit(() => this.inboxByAddress.clear())
     watcher.onInboxChange((inboxId) => {
       this.changes++
       this.listingJson.delete(inboxId)
@@ -130,6 +133,7 @@ export class InboxService {
   /** The live inbox for an address from a URL: 400 when malformed, 404 when unknown or expired (even before the sweep). */
   async getInbox(rawAddress: string): Promise<InboxRow> {
     const { address } = parseAddress(rawAddress)
+    await this.watcher.sync()
     let inbox = this.inboxByAddress.get(address)
     if (!inbox) {
       inbox = await findInboxByAddress(this.db, address)

@@ -26,6 +26,7 @@ export class MailWatcher {
   private timer: NodeJS.Timeout | null = null
   private readonly listeners = new Map<number, Set<InboxListener>>()
   private readonly changeHandlers = new Set<(inboxId: number) => void>()
+  private readonly commitHandlers = new Set<() => void>()
 
   constructor(
     private readonly db: Db,
@@ -73,6 +74,7 @@ export class MailWatcher {
    */
   sync(): Promise<void> {
     if (!this.changed()) return this.running ?? Promise.resolve()
+    this.commitHandlers.forEach((h) => h())
     const previous = this.running ?? Promise.resolve()
     const next: Promise<void> = previous
       .then(() => this.readNew())
@@ -133,6 +135,11 @@ export class MailWatcher {
   /** Called with each inbox whose messages changed (cache invalidation). */
   onInboxChange(handler: (inboxId: number) => void): void {
     this.changeHandlers.add(handler)
+  }
+
+  /** Called (synchronously, inside `sync`) whenever any connection may have committed anything. */
+  onAnyCommit(handler: () => void): void {
+    this.commitHandlers.add(handler)
   }
 
   /** Changes made by this process that the id watermark cannot see. */
