@@ -1,0 +1,81 @@
+import '../../../lib/i18n'
+import { render, screen, waitFor } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { dismissToast, Toaster } from '@tempbox/ui'
+import { http, HttpResponse } from 'msw'
+import { MemoryRouter } from 'react-router'
+import { SWRConfig } from 'swr'
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { swrConfig } from '../../../lib/swr'
+import { server } from '../../../testing/mocks/server'
+import { AdminSetupPage } from './admin-setup-page'
+
+const KEY = 'setup-key-123'
+beforeAll(() => server.listen({ onUnhandledRequest: 'error' }))
+beforeEach(() => dismissToast())
+afterEach(() => server.resetHandlers())
+afterAll(() => server.close())
+
+function renderPage() {
+  render(
+    <SWRConfig value={{ ...swrConfig, provider: () => new Map() }}>
+      <MemoryRouter>
+        <AdminSetupPage />
+      </MemoryRouter>
+      <Toaster />
+    </SWRConfig>,
+  )
+  return userEvent.setup()
+}
+
+async function expectToast(text: string, variant: 'default' | 'destructive' = 'default') {
+  await waitFor(() => {
+    const open = document.querySelector('[data-slot="toast"][data-state="open"]')
+    expect(open).toHaveTextContent(text)
+    expect(open).toHaveAttribute('data-variant', variant)
+  })
+}
+
+describe('AdminSetupPage', () => {
+  it('says Please fill all fields without calling the server', async () => {
+    let calls = 0
+    server.use(
+      http.get('/api/auth/setup', () => HttpResponse.json({ open: true, secretKey: KEY })),
+      http.post('/api/auth/promote-owner', () => {
+        calls++
+        return HttpResponse.json({})
+      }),
+    )
+    const user = renderPage()
+    expect(await screen.findByText(KEY)).toBeInTheDocument()
+    await user.click(screen.getByRole('button', { name: 'Promote to Owner' }))
+    await expectToast('Please fill all fields', 'destructive')
+    expect(calls).toBe(0)
+  }, 20_000)
+
+  it("shows the server's refusal, and Could not connect to server on a network failure", async () => {
+    server.use(
+      http.get('/api/auth/setup', () => HttpResponse.json({ open: true, secretKey: KEY })),
+      http.post('/api/auth/promote-owner', () => HttpResponse.json({ error: 'No account uses this email.', code: 'user_not_found' }, { status: 404 }), { once: true }),
+      http.post('/api/auth/promote-owner', () => HttpResponse.error()),
+    )
+    const user = renderPage()
+    await screen.findByText(KEY)
+    await user.click(screen.getByLabelText('Email'))
+    await user.paste('ghost@example.com')
+    await user.click(screen.getByRole('button', { name: 'Auto-fill' }))
+    expect(screen.getByLabelText('Secret key')).toHaveValue(KEY)
+    await user.click(screen.getByRole('button', { name: 'Promote to Owner' }))
+    await expectToast('No account uses this email.', 'destructive')
+    await user.click(screen.getByRole('button', { name: 'Promote to Owner' }))
+    await expectToast('Could not connect to server', 'destructive')
+  }, 20_000)
+
+  it('says setup is complete and shows no key once an owner exists', async () => {
+    server.use(http.get('/api/auth/setup', () => HttpResponse.json({ open: false })))
+    renderPage()
+    expect(await screen.findByRole('heading', { name: 'Setup is complete' })).toBeInTheDocument()
+    expect(screen.queryByTestId('setup-key')).toBeNull()
+    expect(screen.getAllByRole('link', { name: 'Go to Analytics' })[0]).toHaveAttribute('href', '/analytics')
+  })
+})

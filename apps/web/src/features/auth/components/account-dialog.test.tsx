@@ -1,0 +1,145 @@
+import '../../../lib/i18n'
+import { render, screen, waitFor, within } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { dismissToast, Toaster } from '@tempbox/ui'
+import { delay, http, HttpResponse } from 'msw'
+import { MemoryRouter } from 'react-router'
+import { SWRConfig } from 'swr'
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
+import { AUTH_TOKEN_KEY } from '../../../lib/api-client'
+import { swrConfig } from '../../../lib/swr'
+import { useCurrentAddress } from '../../../stores/current-address'
+import { server } from '../../../testing/mocks/server'
+import { useAuthToken } from '../stores/auth-token'
+import { AccountDialog } from './account-dialog'
+
+const user1 = { id: 1, email: 'ann@example.com', username: null, role: 'user', createdAt: '2026-01-01T00:00:00.000Z', authenticated: true }
+
+beforeAll(() => server.listen({ onUnhandledRequest: 'error' }))
+beforeEach(() => {
+  dismissToast()
+  useAuthToken.setState({ token: null })
+  useCurrentAddress.setState({ email: null, expiresAt: null })
+})
+afterEach(() => {
+  server.resetHandlers()
+  vi.restoreAllMocks()
+})
+afterAll(() => server.close())
+
+function renderDialog() {
+  render(
+    <SWRConfig value={{ ...swrConfig, provider: () => new Map() }}>
+      <MemoryRouter>
+        <AccountDialog />
+      </MemoryRouter>
+      <Toaster />
+    </SWRConfig>,
+  )
+  return userEvent.setup()
+}
+
+async function expectToast(text: string, variant: 'default' | 'destructive' = 'default') {
+  await waitFor(() => {
+    const open = document.querySelector('[data-slot="toast"][data-state="open"]')
+    expect(open).toHaveTextContent(text)
+    expect(open).toHaveAttribute('data-variant', variant)
+  })
+}
+
+/** Paste rather than type: per-key typing is slow on a loaded CI machine and tests nothing more here. */
+async function fill(user: ReturnType<typeof userEvent.setup>, field: HTMLElement, text: string) {
+  await user.click(field)
+  await user.paste(text)
+}
+
+function signedIn() {
+  localStorage.setItem(AUTH_TOKEN_KEY, 'tok')
+  useAuthToken.setState({ token: 'tok' })
+  server.use(http.get('/api/auth/me', () => HttpResponse.json({ user: user1 })))
+}
+
+describe('AccountDialog', () => {
+  it('registers: Creating... while pending, then the token is stored, the dialog closes and a toast says Account Created', async () => {
+    let sent: unknown
+    server.use(
+      http.post('/api/auth/register', async ({ request }) => {
+        sent = await request.json()
+        await delay(50)
+        return HttpResponse.json({ token: 'new-token', user: user1 })
+      }),
+      http.get('/api/auth/addresses', () => HttpResponse.json({ addresses: [] })),
+    )
+    const user = renderDialog()
+    await user.click(screen.getByRole('button', { name: 'Sign In' }))
+    const dialog = await screen.findByRole('dialog')
+    expect(within(dialog).getByRole('tab', { name: 'Sign In' })).toHaveAttribute('aria-selected', 'true')
+    await user.click(within(dialog).getByRole('tab', { name: 'Create Account' }))
+    await fill(user, within(dialog).getByLabelText('Email'), 'ann@example.com')
+    await fill(user, within(dialog).getByLabelText('Password'), 'secret1')
+    await user.click(within(dialog).getByRole('button', { name: 'Create Account' }))
+    expect(await within(dialog).findByRole('button', { name: 'Creating...' })).toBeDisabled()
+    await expectToast('Account Created')
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull())
+    expect(localStorage.getItem(AUTH_TOKEN_KEY)).toBe('new-token')
+    expect(sent).toEqual({ email: 'ann@example.com', password: 'secret1' })
+    expect(screen.getByRole('button', { name: 'Account' })).toHaveTextContent('ann@example.com')
+  }, 20_000)
+
+  it('shows Login Failed with the server message', async () => {
+    server.use(http.post('/api/auth/login', () => HttpResponse.json({ error: 'Invalid email or password', code: 'invalid_credentials' }, { status: 401 })))
+    const user = renderDialog()
+    await user.click(screen.getByRole('button', { name: 'Sign In' }))
+    const dialog = await screen.findByRole('dialog')
+    await fill(user, within(dialog).getByLabelText('Email'), 'ann@example.com')
+    await fill(user, within(dialog).getByLabelText('Password'), 'nope')
+    await user.click(within(dialog).getByRole('button', { name: 'Sign In' }))
+    await expectToast('Login FailedInvalid email or password', 'destructive')
+    expect(localStorage.getItem(AUTH_TOKEN_KEY)).toBeNull()
+  })
+
+  it('lists saved addresses and switches the current inbox to one', async () => {
+    signedIn()
+    const expiresAt = new Date(Date.now() + 3_600_000).toISOString()
+    server.use(http.get('/api/auth/addresses', () => HttpResponse.json({ addresses: [{ email: 'box1@tempbox.test', createdAt: expiresAt, expiresAt }] })))
+    const user = renderDialog()
+    await user.click(await screen.findByRole('button', { name: 'Account' }))
+    const dialog = await screen.findByRole('dialog')
+    expect(await within(dialog).findByText('box1@tempbox.test')).toBeInTheDocument()
+    await user.click(within(dialog).getByRole('button', { name: 'Open' }))
+    expect(useCurrentAddress.getState()).toMatchObject({ email: 'box1@tempbox.test', expiresAt: Date.parse(expiresAt) })
+  })
+
+  it('signs out: token removed, Logged Out', async () => {
+    signedIn()
+    server.use(http.get('/api/auth/addresses', () => HttpResponse.json({ addresses: [] })))
+    const user = renderDialog()
+    await user.click(await screen.findByRole('button', { name: 'Account' }))
+    await user.click(await screen.findByRole('button', { name: 'Sign Out' }))
+    await expectToast('Logged Out')
+    expect(localStorage.getItem(AUTH_TOKEN_KEY)).toBeNull()
+    expect(await screen.findByRole('button', { name: 'Sign In' })).toBeInTheDocument()
+  })
+
+  it('deletes only after the browser confirmation, then says Account Deleted', async () => {
+    signedIn()
+    let deletes = 0
+    server.use(
+      http.get('/api/auth/addresses', () => HttpResponse.json({ addresses: [] })),
+      http.delete('/api/auth/account', () => {
+        deletes++
+        return HttpResponse.json({ success: true })
+      }),
+    )
+    const confirm = vi.spyOn(window, 'confirm').mockReturnValueOnce(false).mockReturnValueOnce(true)
+    const user = renderDialog()
+    await user.click(await screen.findByRole('button', { name: 'Account' }))
+    await user.click(await screen.findByRole('button', { name: 'Delete Account' }))
+    expect(confirm).toHaveBeenCalledWith('Are you sure you want to delete your account? This action cannot be undone.')
+    expect(deletes).toBe(0)
+    await user.click(screen.getByRole('button', { name: 'Delete Account' }))
+    await expectToast('Your account and all associated data has been deleted.')
+    expect(deletes).toBe(1)
+    expect(localStorage.getItem(AUTH_TOKEN_KEY)).toBeNull()
+  })
+})
