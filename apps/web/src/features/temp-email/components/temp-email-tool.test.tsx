@@ -277,6 +277,41 @@ describe('inbox', () => {
     expect(useCurrentAddress.getState().email).toBeNull()
   })
 
+  it('opens a new stream when the browser gave up on one, while polling carries on', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true })
+    const sources: { url: string; readyState: number; dispatchEvent: (e: Event) => boolean }[] = []
+    class FakeEventSource extends EventTarget {
+      static CLOSED = 2
+      readyState = 1
+      constructor(readonly url: string) {
+        super()
+        sources.push(this)
+      }
+      close() {
+        this.readyState = 2
+      }
+    }
+    vi.stubGlobal('EventSource', FakeEventSource)
+    try {
+      withAddress()
+      renderTool()
+      await screen.findByText(/No messages yet/)
+      expect(sources).toHaveLength(1)
+      act(() => {
+        sources[0]!.readyState = 2
+        sources[0]!.dispatchEvent(new Event('error'))
+      })
+      await act(() => vi.advanceTimersByTimeAsync(5_000))
+      expect(sources).toHaveLength(2)
+      expect(sources[1]!.url).toBe(sources[0]!.url)
+      emailState.messages = [inboxMessage({ subject: 'Found by the poll' })]
+      await act(() => vi.advanceTimersByTimeAsync(5_500))
+      expect(await screen.findByText('Found by the poll')).toBeInTheDocument()
+    } finally {
+      vi.useRealTimers()
+    }
+  })
+
   it('deletes a message', async () => {
     withAddress()
     emailState.messages = [inboxMessage({ id: '7', subject: 'Delete me' })]
