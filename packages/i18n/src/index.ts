@@ -1,2 +1,2 @@
 export * from './languages.js'
-export { englishResources, initialResources, loadLanguage, NAMESPACES } from './resources.js'
+export { englishResources, initialResources, loadLanguage, loadNamespace, NAMESPACES, ON_DEMAND_NAMESPACES } from './resources.js'

@@ -6,11 +6,24 @@ import { cn } from './cn'
 export const TOOLTIP_DELAY_MS = 700
 export const TOOLTIP_SKIP_DELAY_MS = 300
 
+/** Groups tooltips so the skip delay applies between them. */
 export function TooltipProvider({ delayDuration = TOOLTIP_DELAY_MS, skipDelayDuration = TOOLTIP_SKIP_DELAY_MS, ...props }: ComponentProps<typeof TooltipPrimitive.Provider>) {
   return <TooltipPrimitive.Provider delayDuration={delayDuration} skipDelayDuration={skipDelayDuration} {...props} />
 }
 
-export const Tooltip = TooltipPrimitive.Root
+/**
+ * A tooltip that brings its own provider with the spec's delays, so no app-wide provider is needed: an app-wide
+ * one would put Radix's positioning code (about 8 KB gzipped) into every page's first bundle. Wrap a group in
+ * `TooltipProvider` to share the skip delay between neighbours.
+ */
+export function Tooltip(props: ComponentProps<typeof TooltipPrimitive.Root>) {
+  return (
+    <TooltipProvider>
+      <TooltipPrimitive.Root {...props} />
+    </TooltipProvider>
+  )
+}
+
 export const TooltipTrigger = TooltipPrimitive.Trigger
 
 export function TooltipContent({ className, sideOffset = 4, ...props }: ComponentProps<typeof TooltipPrimitive.Content>) {

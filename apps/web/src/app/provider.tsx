@@ -1,21 +1,29 @@
-import { Toaster, TooltipProvider } from '@tempbox/ui'
-import type { ReactNode } from 'react'
+import { lazy, Suspense, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import { SWRConfig } from 'swr'
 import { swrConfig } from '../lib/swr'
 
+// The toast viewport loads right after the first render: a toast raised before it arrives waits in the store.
+const Toaster = lazy(async () => ({ default: (await import('@tempbox/ui/toaster')).Toaster }))
+
 function AppToaster() {
   const { t } = useTranslation('common')
-  return <Toaster closeLabel={t('actions.close')} viewportLabel={t('a11y.notifications')} />
+  return (
+    <Suspense fallback={null}>
+      <Toaster closeLabel={t('actions.close')} viewportLabel={t('a11y.notifications')} />
+    </Suspense>
+  )
 }
 
+/**
+ * App-wide providers. Tooltips carry their own provider (700 ms delay, 300 ms skip delay: see @tempbox/ui's tooltip),
+ * which keeps Radix's positioning code out of the first bundle.
+ */
 export function AppProvider({ children }: { children: ReactNode }) {
   return (
     <SWRConfig value={swrConfig}>
-      <TooltipProvider>
-        {children}
-        <AppToaster />
-      </TooltipProvider>
+      {children}
+      <AppToaster />
     </SWRConfig>
   )
 }

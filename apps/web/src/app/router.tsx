@@ -1,13 +1,17 @@
 import type { ComponentType } from 'react'
 import { createBrowserRouter, RouterProvider } from 'react-router'
 import { RootLayout } from '../components/layout/root-layout'
+import { ensureNamespaces } from '../lib/i18n'
 import { PageMeta } from '../features/site/components/page-meta'
 import type { PageKey } from '../features/site/hooks/use-page-meta'
 import { HomeRoute } from './routes/home'
 
 /** Every page but home is its own chunk, keeping the home page's first JavaScript small. */
-function page<M>(load: () => Promise<M>, pick: (m: M) => ComponentType) {
-  return async () => ({ Component: pick(await load()) })
+function page<M>(load: () => Promise<M>, pick: (m: M) => ComponentType, namespaces: readonly string[] = []) {
+  return async () => {
+    const [mod] = await Promise.all([load(), ensureNamespaces(namespaces)])
+    return { Component: pick(mod) }
+  }
 }
 
 /** For routes whose files set no title of their own. */
@@ -29,17 +33,17 @@ const router = createBrowserRouter([
     HydrateFallback: () => null,
     children: [
       { index: true, Component: HomeRoute },
-      { path: 'blog', lazy: page(() => import('./routes/blog'), (m) => m.BlogRoute) },
+      { path: 'blog', lazy: page(() => import('./routes/blog'), (m) => m.BlogRoute, ['blog']) },
       { path: 'about', lazy: page(() => import('./routes/about'), (m) => m.AboutRoute) },
       { path: 'contact', lazy: page(() => import('./routes/contact'), (m) => m.ContactRoute) },
-      { path: 'legal', lazy: page(() => import('./routes/legal'), (m) => m.LegalIndexRoute) },
-      { path: 'privacy-policy', lazy: page(() => import('./routes/legal-document'), (m) => m.PrivacyPolicyRoute) },
-      { path: 'terms', lazy: page(() => import('./routes/legal-document'), (m) => m.TermsRoute) },
-      { path: 'disclaimer', lazy: page(() => import('./routes/legal-document'), (m) => m.DisclaimerRoute) },
-      { path: 'cookie-policy', lazy: page(() => import('./routes/legal-document'), (m) => m.CookiePolicyRoute) },
-      { path: 'gdpr', lazy: page(() => import('./routes/legal-document'), (m) => m.GdprRoute) },
-      { path: 'analytics', lazy: page(() => import('./routes/analytics'), (m) => withMeta('analytics', m.AnalyticsRoute)) },
-      { path: 'admin-setup', lazy: page(() => import('./routes/admin-setup'), (m) => withMeta('adminSetup', m.AdminSetupRoute)) },
+      { path: 'legal', lazy: page(() => import('./routes/legal'), (m) => m.LegalIndexRoute, ['legal']) },
+      { path: 'privacy-policy', lazy: page(() => import('./routes/legal-document'), (m) => m.PrivacyPolicyRoute, ['legal']) },
+      { path: 'terms', lazy: page(() => import('./routes/legal-document'), (m) => m.TermsRoute, ['legal']) },
+      { path: 'disclaimer', lazy: page(() => import('./routes/legal-document'), (m) => m.DisclaimerRoute, ['legal']) },
+      { path: 'cookie-policy', lazy: page(() => import('./routes/legal-document'), (m) => m.CookiePolicyRoute, ['legal']) },
+      { path: 'gdpr', lazy: page(() => import('./routes/legal-document'), (m) => m.GdprRoute, ['legal']) },
+      { path: 'analytics', lazy: page(() => import('./routes/analytics'), (m) => withMeta('analytics', m.AnalyticsRoute), ['analytics', 'account']) },
+      { path: 'admin-setup', lazy: page(() => import('./routes/admin-setup'), (m) => withMeta('adminSetup', m.AdminSetupRoute), ['admin', 'account']) },
       { path: '*', lazy: page(() => import('./routes/not-found'), (m) => m.NotFoundRoute) },
     ],
   },

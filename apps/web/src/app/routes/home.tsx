@@ -1,18 +1,19 @@
-import { Button, Card, CardDescription, CardHeader, CardTitle } from '@tempbox/ui'
-import { Activity, ArrowDown, Clock, Gift, Globe, Headphones, Mail, MessageCircle, ShieldCheck, Smartphone, UserX, Users, Zap, type LucideIcon } from 'lucide-react'
+import { Button } from '@tempbox/ui'
+import { ArrowDown, Clock } from 'lucide-react'
 import { lazy, Suspense, type ComponentType } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useNavigate } from 'react-router'
 import { PageFallback } from '../../components/layout/page-fallback'
-import { ContactForm } from '../../features/contact/components/contact-form'
-import { SUPPORT_EMAIL } from '../../features/site/lib/site-config'
 import { SectionHeading } from '../../features/site/components/section-heading'
-import { StatCard } from '../../features/site/components/stat-card'
 import { usePageMeta } from '../../features/site/hooks/use-page-meta'
+import { ensureNamespaces } from '../../lib/i18n'
 
 // Tools load after the first view so the hero paints from a small bundle.
-function lazyTool<M>(load: () => Promise<M>, pick: (m: M) => ComponentType) {
-  return lazy(async () => ({ default: pick(await load()) }))
+function lazyTool<M>(load: () => Promise<M>, pick: (m: M) => ComponentType, namespaces: readonly string[] = ['email', 'tools']) {
+  return lazy(async () => {
+    const [mod] = await Promise.all([load(), ensureNamespaces(namespaces)])
+    return { default: pick(mod) }
+  })
 }
 const TempEmailTool = lazyTool(() => import('../../features/temp-email/components/temp-email-tool'), (m) => m.TempEmailTool)
 const LinkShortenerTool = lazyTool(() => import('../../features/link-shortener/components/link-shortener-tool'), (m) => m.LinkShortenerTool)
@@ -22,26 +23,8 @@ const IpFinderTool = lazyTool(() => import('../../features/ip-finder/components/
 
 const TOOLS = [TempEmailTool, LinkShortenerTool, WordCounterTool, QrGeneratorTool, IpFinderTool]
 
-const FEATURES: { key: string; icon: LucideIcon }[] = [
-  { key: 'privacy', icon: ShieldCheck },
-  { key: 'instant', icon: Zap },
-  { key: 'noSignup', icon: UserX },
-  { key: 'languages', icon: Globe },
-  { key: 'mobile', icon: Smartphone },
-  { key: 'free', icon: Gift },
-]
-
-const STATS: { key: string; icon: LucideIcon }[] = [
-  { key: 'emails', icon: Mail },
-  { key: 'users', icon: Users },
-  { key: 'uptime', icon: Activity },
-]
-
-const CONTACT_CARDS: { key: string; icon: LucideIcon; value?: string }[] = [
-  { key: 'email', icon: Mail, value: SUPPORT_EMAIL },
-  { key: 'support', icon: Headphones },
-  { key: 'chat', icon: MessageCircle },
-]
+// Everything below the tools (features, about, contact) is its own chunk: it is below the fold.
+const HomeSections = lazyTool(() => import('./home-sections'), (m) => m.HomeSections, [])
 
 export function HomeRoute() {
   const { t } = useTranslation('pages')
@@ -83,53 +66,9 @@ export function HomeRoute() {
         </div>
       </section>
 
-      <section className="bg-slate-50 px-4 py-16 dark:bg-slate-900" aria-labelledby="features-title">
-        <SectionHeading id="features-title" title={t('home.features.title')} subtitle={t('home.features.subtitle')} />
-        <ul className="mx-auto grid max-w-6xl gap-6 sm:grid-cols-2 lg:grid-cols-3">
-          {FEATURES.map(({ key, icon: Icon }) => (
-            <li key={key}>
-              <Card className="h-full">
-                <CardHeader>
-                  <Icon aria-hidden="true" className="size-8 text-blue-700 dark:text-blue-400" />
-                  <CardTitle>{t(`home.features.items.${key}.title`)}</CardTitle>
-                  <CardDescription>{t(`home.features.items.${key}.description`)}</CardDescription>
-                </CardHeader>
-              </Card>
-            </li>
-          ))}
-        </ul>
-      </section>
-
-      <section id="about" className="scroll-mt-20 px-4 py-16" aria-labelledby="about-title">
-        <SectionHeading id="about-title" title={t('home.about.title')} subtitle={t('home.about.text')} />
-        <div className="mx-auto grid max-w-4xl gap-6 sm:grid-cols-3">
-          {STATS.map(({ key, icon }) => (
-            <StatCard key={key} icon={icon} value={t(`home.about.stats.${key}.value`)} label={t(`home.about.stats.${key}.label`)} />
-          ))}
-        </div>
-      </section>
-
-      <section id="contact" className="scroll-mt-20 bg-slate-50 px-4 py-16 dark:bg-slate-900" aria-labelledby="home-contact-title">
-        <SectionHeading id="home-contact-title" title={t('home.contact.title')} subtitle={t('home.contact.subtitle')} />
-        <div className="mx-auto grid max-w-5xl gap-8 lg:grid-cols-2">
-          <Card className="p-6">
-            <ContactForm variant="home" />
-          </Card>
-          <ul className="space-y-4">
-            {CONTACT_CARDS.map(({ key, icon: Icon, value }) => (
-              <li key={key}>
-                <Card className="flex items-start gap-4 p-5">
-                  <Icon aria-hidden="true" className="mt-1 size-6 shrink-0 text-blue-700 dark:text-blue-400" />
-                  <div>
-                    <h3 className="font-semibold">{t(`home.contact.cards.${key}.title`)}</h3>
-                    <p className="text-sm text-slate-700 dark:text-slate-300">{value ?? t(`home.contact.cards.${key}.text`)}</p>
-                  </div>
-                </Card>
-              </li>
-            ))}
-          </ul>
-        </div>
-      </section>
+      <Suspense fallback={<PageFallback minHeight="100vh" />}>
+        <HomeSections />
+      </Suspense>
     </>
   )
 }

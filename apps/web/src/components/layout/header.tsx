@@ -1,14 +1,20 @@
 import { useTranslation } from 'react-i18next'
 import { NavLink } from 'react-router'
 import { useCurrentUser } from '../../features/auth/api/get-current-user'
-import { AccountDialog } from '../../features/auth/components/account-dialog'
-import { LanguagePicker } from '../../features/language/components/language-picker'
-import { ApiKeysDialog } from '../../features/site/components/api-keys-dialog'
+import { ensureNamespaces } from '../../lib/i18n'
 import { ThemeToggle } from '../../features/theme/components/theme-toggle'
+import { deferred } from './deferred'
 import { Logo } from './logo'
-import { MobileMenu } from './mobile-menu'
 import { NAV_LINKS } from './nav-links'
 import { StoreButtons } from './store-buttons'
+
+const AccountDialog = deferred(
+  () => Promise.all([import('../../features/auth/components/account-dialog'), ensureNamespaces(['account'])]),
+  ([m]) => m.AccountDialog,
+)
+const ApiKeysDialog = deferred(() => import('../../features/site/components/api-keys-dialog'), (m) => m.ApiKeysDialog)
+const LanguagePicker = deferred(() => import('../../features/language/components/language-picker'), (m) => m.LanguagePicker, 'inline-block h-10 w-10 lg:w-32')
+const MobileMenu = deferred(() => import('./mobile-menu'), (m) => m.MobileMenu, 'inline-block size-10 md:hidden')
 
 const linkClass =
   'rounded-md px-3 py-2 text-sm font-medium text-slate-700 hover:bg-slate-100 hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-blue-600 dark:text-slate-200 dark:hover:bg-slate-800 dark:hover:text-white'

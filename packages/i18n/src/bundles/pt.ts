@@ -1,0 +1,2 @@
+// One chunk per language with all its namespaces: loaded when the language is chosen.
+export default import.meta.glob<Record<string, unknown>>('../../locales/pt/*.json', { eager: true, import: 'default' })
