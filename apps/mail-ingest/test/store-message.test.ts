@@ -1,0 +1,82 @@
+import { createDb, migrateToLatest, type Db } from '@tempbox/db'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import type { ParsedMessage } from '../src/parse-message.js'
+import { createMessageStore, createMessageWriter, type IncomingMessage, type SqliteHandle } from '../src/store-message.js'
+
+let db: Db
+let sqlite: SqliteHandle
+let inboxId: number
+
+function message(subject: string, inboxIds = [inboxId]): IncomingMessage {
+  const parsed: ParsedMessage = {
+    from: { name: 'Ann', address: 'ann@example.test' },
+    recipients: [{ name: '', address: 'box@tempbox.test' }],
+    subject,
+    text: `body of ${subject}`,
+    html: null,
+    sentAt: 1_700_000_000_000,
+    headers: [['Subject', subject]],
+    attachments: [{ filename: 'a.txt', contentType: 'text/plain', size: 3, contentId: null, isInline: false, content: Buffer.from('abc') }],
+  }
+  return { inboxIds, parsed, raw: Buffer.from(`Subject: ${subject}\r\n\r\nbody\r\n`), receivedAt: Date.now() }
+}
+
+beforeEach(async () => {
+  const opened = createDb({ path: ':memory:' })
+  db = opened.db
+  sqlite = opened.sqlite
+  await migrateToLatest(db)
+  const now = Date.now()
+  const { insertId } = await db
+    .insertInto('inbox')
+    .values({ address: 'box@tempbox.test', local_part: 'box', domain: 'tempbox.test', created_at: now, expires_at: now + 60_000 })
+    .executeTakeFirstOrThrow()
+  inboxId = Number(insertId)
+})
+
+afterEach(async () => {
+  await db.destroy()
+})
+
+describe('message store', () => {
+  it('writes every field of the message and its attachments', async () => {
+    const store = createMessageStore(createMessageWriter(db, sqlite), { maxBatchMessages: 10 })
+    await store.store(message('first'))
+    const row = await db.selectFrom('message').selectAll().executeTakeFirstOrThrow()
+    expect(row).toMatchObject({
+      inbox_id: inboxId, from_name: 'Ann', from_address: 'ann@example.test', subject: 'first', text: 'body of first',
+      html: null, sent_at: 1_700_000_000_000, attachment_count: 1, headers: '[["Subject","first"]]',
+    })
+    expect(row.raw.toString()).toBe('Subject: first\r\n\r\nbody\r\n')
+    const attachment = await db.selectFrom('attachment').selectAll().executeTakeFirstOrThrow()
+    expect(attachment).toMatchObject({ message_id: row.id, position: 0, filename: 'a.txt', content_type: 'text/plain', size: 3, is_inline: 0 })
+  })
+
+  it('commits messages that arrive together in one transaction', async () => {
+    let transactions = 0
+    const write = createMessageWriter(db, sqlite)
+    const store = createMessageStore((batch) => { transactions++; write(batch) }, { maxBatchMessages: 100 })
+    await Promise.all(Array.from({ length: 20 }, (_, i) => store.store(message(`m${i}`))))
+    expect(transactions).toBe(1)
+    expect((await db.selectFrom('message').select('id').execute()).length).toBe(20)
+  })
+
+  it('stores the good messages of a batch and rejects only the one that cannot be stored', async () => {
+    const store = createMessageStore(createMessageWriter(db, sqlite), { maxBatchMessages: 100 })
+    const results = await Promise.allSettled([
+      store.store(message('good-1')),
+      store.store(message('orphan', [inboxId + 999])),
+      store.store(message('good-2')),
+    ])
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled'])
+    const subjects = (await db.selectFrom('message').select('subject').execute()).map((r) => r.subject)
+    expect(subjects.sort()).toEqual(['good-1', 'good-2'])
+    expect((await db.selectFrom('attachment').select('id').execute()).length).toBe(2)
+  })
+
+  it('stores a message once for each of its inboxes, all or nothing', async () => {
+    const store = createMessageStore(createMessageWriter(db, sqlite), { maxBatchMessages: 100 })
+    await expect(store.store(message('split', [inboxId, inboxId + 999]))).rejects.toThrow()
+    expect(await db.selectFrom('message').select('id').execute()).toEqual([])
+  })
+})
