@@ -114,4 +114,42 @@ describe('accounts, owner setup and analytics in the browser', () => {
     await visitor.getByRole('heading', { name: 'Setup is complete' }).waitFor()
     expect(await visitor.getByTestId('setup-key').count()).toBe(0)
   })
+
+  it('saves addresses generated while signed in, switches between them, and deletes them with the account', async () => {
+    const page = await newPage()
+    await page.goto(stack.apiUrl)
+    let dialog = await openAccountDialog(page, 'Sign In')
+    await dialog.getByRole('tab', { name: 'Create Account' }).click()
+    await dialog.getByLabel('Email').fill(`saver${Date.now()}@example.com`)
+    await dialog.getByLabel('Password').fill('secret-pass-2')
+    await dialog.locator('form').getByRole('button', { name: 'Create Account' }).click()
+    await dialog.waitFor({ state: 'detached' })
+
+    const field = page.getByLabel('Your temporary address')
+    await page.getByRole('button', { name: 'Generate Email' }).click()
+    await field.waitFor()
+    const first = await field.inputValue()
+    await page.getByRole('button', { name: 'New Address' }).click()
+    await page.waitForFunction((old) => (document.querySelector('#temp-email-address') as HTMLInputElement | null)?.value !== old, first)
+    const second = await field.inputValue()
+    expect(second).not.toBe(first)
+
+    dialog = await openAccountDialog(page, 'Account')
+    await dialog.getByText(first).waitFor()
+    await dialog.getByText(second).waitFor()
+    await dialog.getByRole('listitem').filter({ hasText: first }).getByRole('button', { name: 'Open' }).click()
+    await dialog.waitFor({ state: 'detached' })
+    await page.waitForFunction((want) => (document.querySelector('#temp-email-address') as HTMLInputElement | null)?.value === want, first)
+
+    dialog = await openAccountDialog(page, 'Account')
+    page.once('dialog', (confirm) => {
+      expect(confirm.message()).toBe('Are you sure you want to delete your account? This action cannot be undone.')
+      void confirm.accept()
+    })
+    await dialog.getByRole('button', { name: 'Delete Account' }).click()
+    await toast(page, 'Your account and all associated data has been deleted.').waitFor()
+    for (const address of [first, second]) {
+      expect((await fetch(`${stack.apiUrl}/api/email/${encodeURIComponent(address)}`)).status).toBe(404)
+    }
+  })
 })

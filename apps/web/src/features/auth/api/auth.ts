@@ -35,7 +35,10 @@ export function useSession() {
   return { signIn, signOut }
 }
 
-/** Unexpired addresses saved to the account, on any device. */
+/**
+ * Unexpired addresses saved to the account, on any device. Fetched afresh each time the account view opens
+ * (no deduping): an address generated a moment ago must already be listed.
+ */
 export function useSavedAddresses(enabled: boolean) {
-  return useSWR<SavedAddressesResponse>(enabled ? SAVED_ADDRESSES_KEY : null, { revalidateOnMount: true })
+  return useSWR<SavedAddressesResponse>(enabled ? SAVED_ADDRESSES_KEY : null, { revalidateOnMount: true, dedupingInterval: 0 })
 }
