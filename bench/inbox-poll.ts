@@ -126,6 +126,8 @@ try {
             `| ${r.label} | ${r.perSecond.toFixed(0)} | ${r.p50} ms | ${r.p99} ms | ${r.non2xx} | ${r.errors} (${r.timeouts}) | ${(r.bytesPerResponse / 1024).toFixed(1)} KB | ${r.cpuPerRequestUs.toFixed(0)} µs | ${r.apiCpuPercent.toFixed(0)} % | ${r.apiRssMb.toFixed(0)} MB |`,
         ),
         '',
+        `Against the target: ${runs.every((r) => r.perSecond >= 10_000 && r.p99 <= 50) ? 'met' : '**not met in this run**'}. The api process used ${runs.map((r) => `${r.apiCpuPercent.toFixed(0)} %`).join(' / ')} of one core while 1,000 connections were waiting, so it was starved of CPU rather than busy: autocannon and whatever else runs on the machine share the same 2 cores. The load-independent figure is the api's CPU per GET (${runs.map((r) => `${r.cpuPerRequestUs.toFixed(0)} µs`).join(' / ')}), i.e. about ${runs.map((r) => Math.round(1e6 / r.cpuPerRequestUs).toLocaleString('en-US')).join(' / ')} GET/s per core the api gets; most of it is Fastify's own per-request work and the socket write (a profile shows the cached listing path itself — address check, \`data_version\` read, cache hit — at a few per cent).`,
+        '',
         'How: the listing of an inbox is built once as a JSON string (plus its compressed forms) and kept until the change watcher sees a commit for that inbox; each poll then costs an address check, a `PRAGMA data_version` read (so the cached copy is never older than the last commit) and a write of prepared bytes. The polling route logs at `warn` only, so the access log costs nothing per poll.',
       ].join('\n'),
     )

@@ -14,7 +14,7 @@ export interface ApiStack {
 
 /** Starts the real api (and optionally mail-ingest) over a fresh SQLite file, as `pnpm start` does. */
 export async function startApiStack(repoRoot: string, options: { withIngest: boolean; domain: string; env?: Record<string, string> }): Promise<ApiStack> {
-  const dir = mkdtempSync(join(tmpdir(), 'tempbox-bench-'))
+  const dir = mkdtempSync(join(tmpdir(), 'tempbox-apibench-'))
   const dbPath = join(dir, 'tempbox.sqlite')
   const [httpPort, smtpPort] = [await freePort(), await freePort()]
   const env = {
@@ -36,17 +36,25 @@ export async function startApiStack(repoRoot: string, options: { withIngest: boo
   const apiUrl = `http://127.0.0.1:${httpPort}`
   // BENCH_API_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' profiles the api process.
   const nodeArgs = process.env.BENCH_API_NODE_ARGS?.split(' ').filter(Boolean) ?? []
+  const cleanUp = () => rmSync(dir, { recursive: true, force: true })
   const api = await spawnUntil(process.execPath, [...nodeArgs, '--import', 'tsx', join(repoRoot, 'apps/api/src/server.ts')], {
     cwd: join(repoRoot, 'bench'),
     env: { ...env, LOG_LEVEL: 'info' },
     // Fastify logs where it listens at info level; the routes that are benchmarked log at warn only.
     readyText: /listening/i,
+  }).catch((err: unknown) => {
+    cleanUp()
+    throw err
   })
   const ingest = options.withIngest
     ? await spawnUntil(process.execPath, ['--import', 'tsx', join(repoRoot, 'apps/mail-ingest/src/main.ts')], {
         cwd: join(repoRoot, 'bench'),
         env,
         readyText: '[smtp] listening',
+      }).catch(async (err: unknown) => {
+        await api.stop()
+        cleanUp()
+        throw err
       })
     : null
   return {
@@ -57,7 +65,7 @@ export async function startApiStack(repoRoot: string, options: { withIngest: boo
     ingest,
     stop: async () => {
       await Promise.all([api.stop(), ingest?.stop()])
-      rmSync(dir, { recursive: true, force: true })
+      cleanUp()
     },
   }
 }
