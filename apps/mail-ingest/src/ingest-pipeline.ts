@@ -1,8 +1,10 @@
+import { MessageChannel } from 'node:worker_threads'
 import type { Db } from '@tempbox/db'
 import type { Config } from './config.js'
-import { parseMessage, type ParsedMessage } from './parse-message.js'
-import { createMessageStore, createMessageWriter, type IncomingMessage, type SqliteHandle } from './store-message.js'
-import { asBuffer, startWorker, type WorkerClient } from './worker-rpc.js'
+import { parseMessage } from './parse-message.js'
+import type { ParseRequest, PipelineReply } from './pipeline-messages.js'
+import { createMessageStore, createMessageWriter, type SqliteHandle } from './store-message.js'
+import { startWorker } from './worker-rpc.js'
 
 /** Turns received bytes into stored rows: parse, then commit. Resolves only once committed. */
 export interface IngestPipeline {
@@ -13,45 +15,58 @@ export interface IngestPipeline {
 }
 
 /**
- * The SMTP thread only speaks the protocol: parsing runs in worker threads and the writes (and their fsync)
- * in one store worker with its own connection, so the three overlap on a multi-core machine and group
- * commit gets real batches. A ':memory:' database cannot be shared between threads, so it is written in-process.
+ * The SMTP thread only speaks the protocol: raw bytes go to a parse worker, which hands the parsed message
+ * straight to the store worker (own connection, group commit, the fsync off the SMTP thread), which sends
+ * the acknowledgement back. The three overlap on a multi-core machine and the SMTP thread copies each
+ * message once. A ':memory:' database cannot be shared between threads, so it is written in-process.
  */
 export function createIngestPipeline(db: Db, sqlite: SqliteHandle, config: Config): IngestPipeline {
   if (config.databasePath === ':memory:' || config.parseWorkers === 0) return createInProcessPipeline(db, sqlite, config)
-  const parsers: Array<{ client: WorkerClient<Uint8Array, ParsedMessage>; load: number }> = Array.from(
-    { length: config.parseWorkers },
-    () => ({ client: startWorker<Uint8Array, ParsedMessage>(new URL('./parse-worker.ts', import.meta.url), null), load: 0 }),
-  )
-  const writer = startWorker<IncomingMessage, void>(
-    new URL('./store-worker.ts', import.meta.url),
-    { databasePath: config.databasePath, maxBatchMessages: config.maxBatchMessages },
-    // Without its writer the process could only answer 451 forever: exit and let the supervisor restart it.
-    (error) => {
-      console.error('[smtp] the store worker stopped, exiting:', error.message)
-      process.exit(1)
-    },
-  )
-  const parse = async (raw: Buffer): Promise<ParsedMessage> => {
-    const parser = parsers.reduce((best, p) => (p.load < best.load ? p : best))
-    parser.load++
-    try {
-      return await parser.client.call(raw)
-    } catch {
-      // A parser thread that died must not cost the message: parse here instead.
-      return parseMessage(raw)
-    } finally {
-      parser.load--
-    }
+  const pending = new Map<number, { resolve: () => void; reject: (error: Error) => void; parser: number }>()
+  const load: number[] = Array.from({ length: config.parseWorkers }, () => 0)
+  let nextId = 0
+  const onReply = (message: unknown) => {
+    const { id, ...result } = message as PipelineReply
+    const waiter = pending.get(id)
+    if (!waiter) return
+    pending.delete(id)
+    load[waiter.parser]!--
+    if (result.ok) waiter.resolve()
+    else waiter.reject(new Error((result as { error: string }).error))
   }
+  // A worker that dies takes the messages it held with it, and they can no longer be acknowledged:
+  // exit and let the supervisor restart us (clients without a 250 retry, as SMTP intends).
+  const onCrash = (error: Error) => {
+    console.error('[smtp] a worker thread stopped, exiting:', error.message)
+    process.exit(1)
+  }
+  const channels = load.map(() => new MessageChannel())
+  const writer = startWorker(new URL('./store-worker.ts', import.meta.url), {
+    workerData: { databasePath: config.databasePath, maxBatchMessages: config.maxBatchMessages, parserPorts: channels.map((c) => c.port2) },
+    transferList: channels.map((c) => c.port2),
+    onMessage: onReply,
+    onCrash,
+  })
+  const parsers = channels.map((channel) =>
+    startWorker(new URL('./parse-worker.ts', import.meta.url), {
+      workerData: { storePort: channel.port1 },
+      transferList: [channel.port1],
+      onMessage: onReply,
+      onCrash,
+    }),
+  )
   return {
-    ready: Promise.all([...parsers.map((p) => p.client.ready), writer.ready]).then(() => {}),
-    accept: async (raw, inboxIds, receivedAt) => {
-      const parsed = await parse(raw)
-      await writer.call({ inboxIds, raw, receivedAt, parsed: { ...parsed, attachments: parsed.attachments.map((a) => ({ ...a, content: asBuffer(a.content) })) } })
-    },
+    ready: Promise.all([...parsers.map((p) => p.ready), writer.ready]).then(() => {}),
+    accept: (raw, inboxIds, receivedAt) =>
+      new Promise<void>((resolve, reject) => {
+        const id = nextId++
+        const parser = load.indexOf(Math.min(...load))
+        load[parser]!++
+        pending.set(id, { resolve, reject, parser })
+        parsers[parser]!.worker.postMessage({ id, raw, inboxIds, receivedAt } satisfies ParseRequest)
+      }),
     close: async () => {
-      await Promise.all([...parsers.map((p) => p.client.close()), writer.close()])
+      await Promise.all([...parsers.map((p) => p.stop()), writer.stop()])
     },
   }
 }

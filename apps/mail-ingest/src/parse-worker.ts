@@ -1,5 +1,19 @@
-/** Worker thread: parses raw messages so mailparser's CPU time stays off the SMTP thread. */
-import { parseMessage, type ParsedMessage } from './parse-message.js'
-import { asBuffer, serveRequests } from './worker-rpc.js'
+/**
+ * Worker thread: parses raw messages so mailparser's CPU time stays off the SMTP thread, and hands the
+ * result straight to the store worker over a dedicated channel.
+ */
+import { parentPort, workerData, type MessagePort } from 'node:worker_threads'
+import { parseMessage } from './parse-message.js'
+import type { ParseRequest, PipelineReply, StoreRequest } from './pipeline-messages.js'
+import { asBuffer, signalReady } from './worker-rpc.js'
 
-serveRequests<Uint8Array, ParsedMessage>((raw) => parseMessage(asBuffer(raw)))
+const { storePort } = workerData as { storePort: MessagePort }
+
+parentPort!.on('message', ({ id, raw, inboxIds, receivedAt }: ParseRequest) => {
+  const bytes = asBuffer(raw)
+  parseMessage(bytes).then(
+    (parsed) => storePort.postMessage({ id, message: { inboxIds, receivedAt, raw: bytes, parsed } } satisfies StoreRequest),
+    (error: unknown) => parentPort!.postMessage({ id, ok: false, error: String(error) } satisfies PipelineReply),
+  )
+})
+signalReady()

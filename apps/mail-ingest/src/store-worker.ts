@@ -1,20 +1,30 @@
 /**
  * Worker thread that owns the write connection: SQLite's commit (an fsync with synchronous=FULL) blocks
- * the thread that runs it, so it must not be the thread serving SMTP sessions.
+ * the thread that runs it, so it must not be the thread serving SMTP sessions. Parsed messages arrive from
+ * the parse workers' channels; the acknowledgement goes to the SMTP thread once committed.
  */
-import { workerData } from 'node:worker_threads'
+import { parentPort, workerData, type MessagePort } from 'node:worker_threads'
 import { createDb } from '@tempbox/db'
-import { createMessageStore, createMessageWriter, type IncomingMessage } from './store-message.js'
-import { asBuffer, serveRequests } from './worker-rpc.js'
+import type { PipelineReply, StoreRequest } from './pipeline-messages.js'
+import { createMessageStore, createMessageWriter } from './store-message.js'
+import { asBuffer, signalReady } from './worker-rpc.js'
 
-const { databasePath, maxBatchMessages } = workerData as { databasePath: string; maxBatchMessages: number }
+const { databasePath, maxBatchMessages, parserPorts } = workerData as {
+  databasePath: string
+  maxBatchMessages: number
+  parserPorts: MessagePort[]
+}
 const { db, sqlite } = createDb({ path: databasePath })
 const store = createMessageStore(createMessageWriter(db, sqlite), { maxBatchMessages })
 
-serveRequests<IncomingMessage, void>((message) =>
-  store.store({
-    ...message,
-    raw: asBuffer(message.raw),
-    parsed: { ...message.parsed, attachments: message.parsed.attachments.map((a) => ({ ...a, content: asBuffer(a.content) })) },
-  }),
-)
+const reply = (message: PipelineReply) => parentPort!.postMessage(message)
+for (const port of parserPorts) {
+  port.on('message', ({ id, message }: StoreRequest) => {
+    const parsed = { ...message.parsed, attachments: message.parsed.attachments.map((a) => ({ ...a, content: asBuffer(a.content) })) }
+    store.store({ ...message, raw: asBuffer(message.raw), parsed }).then(
+      () => reply({ id, ok: true }),
+      (error: unknown) => reply({ id, ok: false, error: error instanceof Error ? error.message : String(error) }),
+    )
+  })
+}
+signalReady()

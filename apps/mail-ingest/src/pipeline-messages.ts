@@ -1,0 +1,18 @@
+import type { IncomingMessage } from './store-message.js'
+
+/** SMTP thread → parse worker: the bytes received and where they go. */
+export interface ParseRequest {
+  id: number
+  raw: Uint8Array
+  inboxIds: number[]
+  receivedAt: number
+}
+
+/** Parse worker → store worker, over their own channel (the SMTP thread never touches parsed messages). */
+export interface StoreRequest {
+  id: number
+  message: IncomingMessage
+}
+
+/** Store worker (or a parse worker that failed) → SMTP thread. */
+export type PipelineReply = { id: number; ok: true } | { id: number; ok: false; error: string }
