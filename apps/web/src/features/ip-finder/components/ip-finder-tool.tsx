@@ -122,7 +122,7 @@ export function IpFinderTool() {
 }
 
 function IpDetails({ info }: { info: IpInfo }) {
-  const { t } = useTranslation('tools')
+  const { t, i18n } = useTranslation('tools')
   if (info.isPrivate) {
     return (
       <p className="mt-2 text-sm" data-testid="ip-private">
@@ -130,7 +130,7 @@ function IpDetails({ info }: { info: IpInfo }) {
       </p>
     )
   }
-  const place = [info.city, info.region, info.countryName].filter(Boolean).join(', ')
+  const place = [info.city, info.region, countryIn(i18n.language, info.countryCode) ?? info.countryName].filter(Boolean).join(', ')
   const unknown = t('ip.unknown')
   return (
     <dl className="mt-2 grid grid-cols-1 gap-x-4 gap-y-1 text-sm sm:grid-cols-[auto_1fr]">
@@ -156,4 +156,14 @@ function IpDetails({ info }: { info: IpInfo }) {
       )}
     </dl>
   )
+}
+
+/** The country's name in the reader's language; the server's English name when the browser can't say it. */
+function countryIn(language: string, code: string | null): string | undefined {
+  if (!code) return undefined
+  try {
+    return new Intl.DisplayNames([language], { type: 'region' }).of(code)
+  } catch {
+    return undefined
+  }
 }
