@@ -106,6 +106,9 @@ describe('accounts, owner setup and analytics in the browser', () => {
     await card.getByRole('button', { name: 'Mark as Read' }).click()
     await card.getByTestId('contact-status').filter({ hasText: 'Read' }).waitFor()
     expect(await card.getByRole('button', { name: 'Mark as Read' }).count()).toBe(0)
+    // Route changes were counted: the visitor's /contact shows among the popular pages, the visitor among today's.
+    await page.getByText('/contact', { exact: true }).waitFor()
+    await page.getByText('Top Countries').waitFor()
     await page.getByRole('button', { name: 'Last 7 days' }).click()
     await page.getByRole('heading', { name: 'Overview (last 7 days)' }).waitFor()
 
