@@ -77,7 +77,13 @@ export class MailWatcher {
     this.commitHandlers.forEach((h) => h())
     const previous = this.running ?? Promise.resolve()
     const next: Promise<void> = previous
+      .catch(() => undefined)
       .then(() => this.readNew())
+      .catch((err: unknown) => {
+        // Forget the version so the next tick reads again instead of waiting for another commit.
+        this.version = -1
+        throw err
+      })
       .finally(() => {
         if (this.running === next) this.running = null
       })
