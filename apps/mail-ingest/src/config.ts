@@ -14,6 +14,8 @@ export interface Config {
   maxClients: number
   /** A client silent for this long is disconnected (idle and slow clients). */
   socketTimeoutMs: number
+  /** Hard cap on one connection's life, however active: a client trickling bytes cannot hold a slot forever. */
+  maxSessionMs: number
   /** How long SIGTERM waits for open sessions before closing them. */
   closeTimeoutMs: number
   /** How long a found inbox is trusted without asking the database again. */
@@ -34,6 +36,8 @@ const DEFAULT_MAX_RECIPIENTS = 100
 const DEFAULT_MAX_CLIENTS = 1000
 /** One minute of silence ends a session; RFC 5321 allows longer but nobody legitimate needs it here. */
 const DEFAULT_SOCKET_TIMEOUT_MS = 60_000
+/** 10 minutes: a 10 MB message still fits at 17 KB/s, the slowest rate worth waiting for. */
+const DEFAULT_MAX_SESSION_MS = 10 * 60_000
 const DEFAULT_CLOSE_TIMEOUT_MS = 5_000
 /** Short enough that a deleted inbox stops receiving almost at once; long enough to absorb bursts. */
 const DEFAULT_INBOX_CACHE_MS = 2_000
@@ -65,6 +69,7 @@ export function loadConfig(env: Env = process.env): Config {
     maxRecipients: int('SMTP_MAX_RECIPIENTS', DEFAULT_MAX_RECIPIENTS, 1),
     maxClients: int('SMTP_MAX_CLIENTS', DEFAULT_MAX_CLIENTS, 1),
     socketTimeoutMs: int('SMTP_SOCKET_TIMEOUT_MS', DEFAULT_SOCKET_TIMEOUT_MS, 1000),
+    maxSessionMs: int('SMTP_MAX_SESSION_MS', DEFAULT_MAX_SESSION_MS, 1000),
     closeTimeoutMs: int('SMTP_CLOSE_TIMEOUT_MS', DEFAULT_CLOSE_TIMEOUT_MS, 0),
     inboxCacheMs: int('SMTP_INBOX_CACHE_MS', DEFAULT_INBOX_CACHE_MS, 0),
     maxBatchMessages: int('SMTP_MAX_BATCH_MESSAGES', DEFAULT_MAX_BATCH_MESSAGES, 1),

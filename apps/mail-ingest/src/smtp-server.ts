@@ -35,6 +35,13 @@ export function createSmtpServer({ db, sqlite, config }: { db: Db; sqlite: Sqlit
     onData: createOnData(config, pipeline),
   })
   server.on('error', (error) => console.error('[smtp] server error:', error.message))
+  // The idle timeout does not stop a client that sends a byte now and then; this caps a connection's whole life.
+  // A message cut off this way never got its 250, so the sender retries it; nothing acknowledged is lost.
+  server.server.on('connection', (socket) => {
+    const timer = setTimeout(() => socket.destroy(), config.maxSessionMs)
+    timer.unref()
+    socket.once('close', () => clearTimeout(timer))
+  })
 
   return {
     server,

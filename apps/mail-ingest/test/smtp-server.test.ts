@@ -13,6 +13,8 @@ let db: Db
 let ingest: IngestServer
 let port: number
 let dataDir: string
+let dbPath: string
+let sqlite: ReturnType<typeof createDb>['sqlite']
 
 async function createInbox(localPart: string, expiresAt = Date.now() + HOUR): Promise<string> {
   const address = `${localPart}@${DOMAIN}`
@@ -48,8 +50,10 @@ beforeAll(async () => {
   // A real file, as in production: parsing and writing then run in their worker threads.
   dataDir = mkdtempSync(join(tmpdir(), 'mail-ingest-test-'))
   const path = join(dataDir, 'tempbox.sqlite')
+  dbPath = path
   const opened = createDb({ path })
   db = opened.db
+  sqlite = opened.sqlite
   await migrateToLatest(db)
   const config = loadConfig({ SMTP_PORT: '0', DATABASE_PATH: path, MAIL_DOMAINS: DOMAIN, MAX_MESSAGE_BYTES: String(64 * 1024) })
   ingest = createSmtpServer({ db, sqlite: opened.sqlite, config })
@@ -188,5 +192,23 @@ describe('mail ingest over SMTP', () => {
     })
     expect(reply).toMatch(/250[- ]SIZE 65536/)
     expect(reply).not.toMatch(/AUTH|STARTTLS/)
+  })
+})
+
+describe('slow clients', () => {
+  it('disconnects a client that keeps a session busy past the session cap', async () => {
+    const config = loadConfig({ SMTP_PORT: '0', DATABASE_PATH: dbPath, MAIL_DOMAINS: DOMAIN, SMTP_MAX_SESSION_MS: '1000', SMTP_PARSE_WORKERS: '0' })
+    const capped = createSmtpServer({ db, sqlite, config })
+    const cappedPort = await capped.listen()
+    const { createConnection } = await import('node:net')
+    const socket = createConnection({ host: '127.0.0.1', port: cappedPort })
+    // A NOOP every 100 ms keeps the session from ever being idle.
+    // Writes racing the server's close fail with EPIPE; the close itself is what this test waits for.
+    socket.on('error', () => {})
+    const trickle = setInterval(() => { if (!socket.destroyed) socket.write('NOOP\r\n') }, 100)
+    await new Promise<void>((resolve) => socket.once('close', () => resolve()))
+    clearInterval(trickle)
+    expect(socket.destroyed).toBe(true)
+    await capped.close()
   })
 })
