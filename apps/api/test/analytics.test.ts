@@ -79,6 +79,22 @@ describe('page views and figures', () => {
     expect(normalisePath('//evil.com')).toBeNull()
   })
 
+  it('keeps counting generated addresses after the sweep deletes them', async () => {
+    const owner = await signUp(app, 'owner')
+    await app.inject({ method: 'POST', url: '/api/email/generate' })
+    await app.inject({ method: 'POST', url: '/api/email/generate' })
+    // An address from 3 days ago, counted on its own day.
+    const old = Date.now() - 3 * 86_400_000
+    await app.db.insertInto('inbox').values({ address: 'old@tempbox.local', local_part: 'old', domain: 'tempbox.local', user_id: null, created_at: old, expires_at: old + 1 }).execute()
+    await app.inboxService.sweep()
+    expect(await app.db.selectFrom('inbox').select('address').where('address', '=', 'old@tempbox.local').execute()).toEqual([])
+
+    const realtime = (await app.inject({ method: 'GET', url: '/api/analytics/realtime', headers: bearer(owner.token) })).json()
+    expect(realtime.emailsToday).toBe(2)
+    const week = (await app.inject({ method: 'GET', url: '/api/analytics/dashboard?days=7', headers: bearer(owner.token) })).json()
+    expect(week.totalEmails).toBe(3)
+  })
+
   it('uses the country from the shared IP lookup', async () => {
     const service = new AnalyticsService(app.db, async () => 'Germany')
     await service.recordPageView({ path: '/', ip: '203.0.113.9', userAgent: 'UA' })

@@ -84,6 +84,12 @@ export interface VisitorDailyTable {
   last_seen_at: Millis
 }
 
+/** Addresses created per UTC day, kept by a trigger on inbox (inboxes themselves are deleted after 24 hours). */
+export interface InboxCreatedDailyTable {
+  day: string
+  count: number
+}
+
 export interface ShortLinkTable {
   id: Generated<number>
   code: string
@@ -100,6 +106,7 @@ export interface Database {
   contact_message: ContactMessageTable
   page_view_daily: PageViewDailyTable
   visitor_daily: VisitorDailyTable
+  inbox_created_daily: InboxCreatedDailyTable
   short_link: ShortLinkTable
 }
 

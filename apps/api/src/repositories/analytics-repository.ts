@@ -95,12 +95,12 @@ export async function pageViewsPerDay(db: Db, fromDay: string) {
   return new Map(rows.map((r) => [r.day, Number(r.n)]))
 }
 
-/** Addresses generated since a time; the inbox table is the source (expired ones are swept after 24 h). */
-export async function countInboxesSince(db: Db, since: number): Promise<number> {
+/** Addresses generated from a day on, from the per-day counter (the inboxes themselves are swept after 24 h). */
+export async function countGeneratedSince(db: Db, fromDay: string): Promise<number> {
   const row = await db
-    .selectFrom('inbox')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('created_at', '>=', since)
+    .selectFrom('inbox_created_daily')
+    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('count'), sql<number>`0`).as('n'))
+    .where('day', '>=', fromDay)
     .executeTakeFirstOrThrow()
   return Number(row.n)
 }

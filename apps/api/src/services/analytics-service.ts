@@ -70,7 +70,7 @@ export class AnalyticsService {
     const [visitorsToday, pageViewsToday, emailsToday, contactsToday, activeUsers] = await Promise.all([
       repo.countVisitors(this.db, today),
       repo.sumPageViews(this.db, today),
-      repo.countInboxesSince(this.db, midnight),
+      repo.countGeneratedSince(this.db, today),
       countContactsSince(this.db, midnight),
       // Yesterday's rows too, so the last hour spans midnight.
       repo.countActiveVisitors(this.db, dayOf(now - HOUR_MS), now - HOUR_MS),
@@ -84,7 +84,7 @@ export class AnalyticsService {
     const [totalVisitors, totalPageViews, totalEmails, totalContacts, topCountries, topPages, visitors, views] = await Promise.all([
       repo.countVisitors(this.db, fromDay),
       repo.sumPageViews(this.db, fromDay),
-      repo.countInboxesSince(this.db, firstMidnight),
+      repo.countGeneratedSince(this.db, fromDay),
       countContactsSince(this.db, firstMidnight),
       repo.topCountries(this.db, fromDay, TOP_LIMIT),
       repo.topPages(this.db, fromDay, TOP_LIMIT),
