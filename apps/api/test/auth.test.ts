@@ -1,8 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createHmac } from 'node:crypto'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { buildTestApp } from './helper.js'
 import { bearer, signUp } from './auth-helpers.js'
 import type { App } from '../src/app.js'
+import { loadConfig } from '../src/config.js'
 
 let app: App
 
@@ -157,5 +161,22 @@ describe('saved addresses and deletion', () => {
     expect((await app.inject({ method: 'GET', url: '/api/auth/me', headers: bearer(token) })).statusCode).toBe(401)
     expect((await app.inject({ method: 'DELETE', url: '/api/auth/account', headers: bearer(token) })).statusCode).toBe(401)
     expect((await app.inject({ method: 'DELETE', url: '/api/auth/account' })).statusCode).toBe(401)
+  })
+})
+
+describe('secrets', () => {
+  it('refuses to start in production without a JWT secret, and keeps generated secrets in the data folder locally', () => {
+    expect(() => loadConfig({ APP_ENV: 'production', DATABASE_PATH: ':memory:', WEB_DIST_DIR: '' })).toThrow(/JWT_SECRET must be set/)
+    const dir = mkdtempSync(join(tmpdir(), 'tempbox-secrets-'))
+    try {
+      const a = loadConfig({ DATABASE_PATH: ':memory:', DATA_DIR: dir, WEB_DIST_DIR: '' })
+      const b = loadConfig({ DATABASE_PATH: ':memory:', DATA_DIR: dir, WEB_DIST_DIR: '' })
+      expect(a.jwtSecret).toHaveLength(64)
+      expect(b.jwtSecret).toBe(a.jwtSecret)
+      expect(b.adminSetupKey).toBe(a.adminSetupKey)
+      expect(a.adminSetupKey).not.toBe(a.jwtSecret)
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 })
