@@ -19,7 +19,8 @@ export function VisitsChart({ data }: { data: DailyVisits[] }) {
 
   return (
     <figure>
-      <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} className="h-40 w-full" role="img" aria-label={t('chart.label')}>
+      {/* Stretched to the card's width; the line keeps its stroke width. */}
+      <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} preserveAspectRatio="none" className="h-40 w-full" role="img" aria-label={t('chart.label')}>
         {data.map((d, i) => (
           <rect
             key={d.day}
@@ -32,7 +33,7 @@ export function VisitsChart({ data }: { data: DailyVisits[] }) {
             <title>{label(d)}</title>
           </rect>
         ))}
-        <polyline points={line} fill="none" strokeWidth={2} className="stroke-emerald-600 dark:stroke-emerald-400" />
+        <polyline points={line} fill="none" strokeWidth={2} vectorEffect="non-scaling-stroke" className="stroke-emerald-600 dark:stroke-emerald-400" />
       </svg>
       <figcaption className="mt-2 flex flex-wrap items-center justify-between gap-2 text-xs text-slate-600 dark:text-slate-400">
         <span>{first ? day.format(new Date(first.day)) : ''}</span>
