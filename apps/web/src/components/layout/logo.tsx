@@ -9,7 +9,8 @@ export function Logo({ onNavigate }: { onNavigate?: () => void }) {
       <span className="flex size-8 items-center justify-center rounded-lg bg-blue-700 text-white" aria-hidden="true">
         <Mail className="size-4" />
       </span>
-      <span>{t('appName')}</span>
+      {/* Below 400 px the header's buttons need the room; the link keeps its accessible name. */}
+      <span className="hidden min-[400px]:inline">{t('appName')}</span>
     </Link>
   )
 }

@@ -24,13 +24,13 @@ export function StoreButtons({ className }: { className?: string }) {
   return (
     <div className={cn('flex gap-2', className)}>
       <Button asChild variant="outline" size="sm">
-        <a href={PLAY_STORE_URL} target="_blank" rel="noopener noreferrer" aria-label={t('stores.playStoreLabel')}>
+        <a href={PLAY_STORE_URL} target="_blank" rel="noopener noreferrer" title={t('stores.playStoreLabel')}>
           <PlayIcon />
           <span>{t('stores.playStore')}</span>
         </a>
       </Button>
       <Button asChild variant="outline" size="sm">
-        <a href={APP_STORE_URL} target="_blank" rel="noopener noreferrer" aria-label={t('stores.appStoreLabel')}>
+        <a href={APP_STORE_URL} target="_blank" rel="noopener noreferrer" title={t('stores.appStoreLabel')}>
           <AppleIcon />
           <span>{t('stores.appStore')}</span>
         </a>
