@@ -86,6 +86,19 @@ describe('theme', () => {
   })
 })
 
+describe('system theme', () => {
+  it('follows the device preference and its changes', async () => {
+    const page = await open('/legal')
+    await page.emulateMedia({ colorScheme: 'dark' })
+    await page.getByRole('group', { name: 'Theme' }).getByRole('button', { name: 'System' }).click()
+    await page.waitForFunction(() => document.documentElement.classList.contains('dark'))
+    await page.emulateMedia({ colorScheme: 'light' })
+    await page.waitForFunction(() => !document.documentElement.classList.contains('dark'))
+    expect(await page.evaluate(() => localStorage.getItem('tempbox-theme'))).toBe('system')
+    await page.context().close()
+  })
+})
+
 describe('navigation', () => {
   it('scrolls to the top after back and forward', async () => {
     const page = await open('/about')

@@ -1,7 +1,11 @@
 import { useTranslation } from 'react-i18next'
 import { Link, useLocation } from 'react-router'
 import { SOCIAL_LINKS, SUPPORT_EMAIL } from '../../features/site/lib/site-config'
+import { ThemeSelect } from '../../features/theme/components/theme-select'
+import { deferred } from './deferred'
 import { Logo } from './logo'
+
+const LanguagePicker = deferred(() => import('../../features/language/components/language-picker'), (m) => m.LanguagePicker, 'inline-block h-9 w-16')
 
 const QUICK_LINKS = [
   { key: 'tools', to: { pathname: '/', hash: '#tools' } },
@@ -62,8 +66,12 @@ export function Footer() {
           </ul>
         </nav>
       </div>
-      <div className="border-t border-slate-200 py-4 text-center text-sm text-slate-700 dark:border-slate-800 dark:text-slate-300">
-        {t('footer.copyright', { year: copyrightYear(pathname), name: t('appName') })}
+      <div className="mx-auto flex max-w-7xl flex-col items-center justify-between gap-3 border-t border-slate-200 px-4 py-4 text-sm text-slate-700 sm:flex-row dark:border-slate-800 dark:text-slate-300">
+        <p>{t('footer.copyright', { year: copyrightYear(pathname), name: t('appName') })}</p>
+        <div className="flex items-center gap-2">
+          <LanguagePicker variant="compact" />
+          <ThemeSelect />
+        </div>
       </div>
     </footer>
   )

@@ -51,7 +51,8 @@ export function LanguagePicker({ variant = 'header', className }: { variant?: La
           data-testid={`language-picker-${variant}`}
         >
           <span aria-hidden="true">{current.flag}</span>
-          {variant === 'compact' && <span className="text-xs font-semibold uppercase">{current.code}</span>}
+          {/* The code is a visual hint; the button's name (aria-label) spells the language out. */}
+          {variant === 'compact' && <span className="text-xs font-semibold uppercase" aria-hidden="true">{current.code}</span>}
           {variant === 'header' && <span className="hidden lg:inline">{current.nativeName}</span>}
           {variant === 'full' && (
             <span className="flex flex-1 flex-col items-start text-start">
