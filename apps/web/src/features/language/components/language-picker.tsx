@@ -47,12 +47,17 @@ export function LanguagePicker({ variant = 'header', className }: { variant?: La
           variant={variant === 'full' ? 'outline' : 'ghost'}
           size={variant === 'compact' ? 'sm' : 'default'}
           className={cn('gap-1.5 transition-opacity duration-150', isSwitching && 'opacity-50', variant === 'full' && 'w-full justify-between', className)}
-          aria-label={t('language.choose', { language: current.nativeName })}
+          // The compact button's visible code must start its accessible name (WCAG 2.5.3), so it spells the rest out in sr-only text.
+          aria-label={variant === 'compact' ? undefined : t('language.choose', { language: current.nativeName })}
           data-testid={`language-picker-${variant}`}
         >
           <span aria-hidden="true">{current.flag}</span>
-          {/* The code is a visual hint; the button's name (aria-label) spells the language out. */}
-          {variant === 'compact' && <span className="text-xs font-semibold uppercase" aria-hidden="true">{current.code}</span>}
+          {variant === 'compact' && (
+            <>
+              <span className="text-xs font-semibold uppercase">{current.code}</span>
+              <span className="sr-only">{t('language.choose', { language: current.nativeName })}</span>
+            </>
+          )}
           {variant === 'header' && <span className="hidden lg:inline">{current.nativeName}</span>}
           {variant === 'full' && (
             <span className="flex flex-1 flex-col items-start text-start">
