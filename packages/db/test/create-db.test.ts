@@ -1,0 +1,69 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { createDb, migrateToLatest, resolveDatabasePath } from '../src/index.js'
+
+const dirs: string[] = []
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true })
+})
+
+function tempFile(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'tempbox-db-'))
+  dirs.push(dir)
+  return join(dir, 'nested', 'tempbox.sqlite')
+}
+
+describe('createDb', () => {
+  it('opens a file in WAL mode with foreign keys, full sync and a busy timeout', async () => {
+    const { db, sqlite } = createDb({ path: tempFile(), busyTimeoutMs: 1234 })
+    expect(sqlite.pragma('journal_mode', { simple: true })).toBe('wal')
+    expect(sqlite.pragma('foreign_keys', { simple: true })).toBe(1)
+    expect(sqlite.pragma('synchronous', { simple: true })).toBe(2)
+    expect(sqlite.pragma('busy_timeout', { simple: true })).toBe(1234)
+    await db.destroy()
+  })
+
+  it('migrates to the latest schema, and migrating again is a no-op', async () => {
+    const path = tempFile()
+    const { db } = createDb({ path })
+    await migrateToLatest(db)
+    await migrateToLatest(db)
+    const tables = (await db.introspection.getTables()).map((t) => t.name)
+    expect(tables).toEqual(expect.arrayContaining(['inbox', 'message', 'attachment', 'user', 'contact_message', 'short_link']))
+    await db.destroy()
+  })
+
+  it('deletes an inbox’s messages and attachments with it', async () => {
+    const { db } = createDb({ path: ':memory:' })
+    await migrateToLatest(db)
+    const now = Date.now()
+    const inbox = await db
+      .insertInto('inbox')
+      .values({ address: 'a@tempbox.test', local_part: 'a', domain: 'tempbox.test', user_id: null, created_at: now, expires_at: now + 1000 })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+    const message = await db
+      .insertInto('message')
+      .values({ inbox_id: inbox.id, from_name: '', from_address: 'x@y.z', recipients: '[]', subject: 's', text: 't', html: null, sent_at: null, received_at: now, size: 1, headers: '[]', raw: Buffer.from('x') })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+    await db
+      .insertInto('attachment')
+      .values({ message_id: message.id, position: 0, filename: 'f.txt', content_type: 'text/plain', size: 1, content_id: null, is_inline: 0, content: Buffer.from('x') })
+      .execute()
+    await db.deleteFrom('inbox').where('id', '=', inbox.id).execute()
+    expect(await db.selectFrom('message').selectAll().execute()).toEqual([])
+    expect(await db.selectFrom('attachment').selectAll().execute()).toEqual([])
+    await db.destroy()
+  })
+})
+
+describe('resolveDatabasePath', () => {
+  it('defaults to data/tempbox.sqlite at the repository root and keeps absolute paths', () => {
+    expect(resolveDatabasePath(undefined)).toMatch(/\/data\/tempbox\.sqlite$/)
+    expect(resolveDatabasePath('/tmp/x.sqlite')).toBe('/tmp/x.sqlite')
+    expect(resolveDatabasePath(':memory:')).toBe(':memory:')
+  })
+})
