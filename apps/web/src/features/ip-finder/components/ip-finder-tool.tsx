@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next'
 import useSWR from 'swr'
 import type { IpInfo } from '@tempbox/types'
 import { Button, Card, CardContent, CardDescription, CardHeader, CardTitle, Input, Label, useToast } from '@tempbox/ui'
+import { copyWithToast } from '../../../lib/copy-with-toast'
 import { Copy, Globe, Loader2, Search } from 'lucide-react'
 import { fetchIpInfo } from '../api/ip'
 import { flagOf } from '../lib/flag'
@@ -37,13 +38,8 @@ export function IpFinderTool() {
     }
   }
 
-  async function copy(text: string) {
-    try {
-      await navigator.clipboard.writeText(text)
-      toast({ title: t('copied'), description: text })
-    } catch {
-      toast({ title: t('copyFailedTitle'), description: t('copyFailed'), variant: 'destructive' })
-    }
+  function copy(text: string) {
+    return copyWithToast(text, { copied: t('copied'), failedTitle: t('copyFailedTitle'), failed: t('copyFailed') })
   }
 
   return (

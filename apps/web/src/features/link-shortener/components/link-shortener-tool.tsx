@@ -2,6 +2,7 @@ import { useId, useState, type FormEvent } from 'react'
 import { useTranslation } from 'react-i18next'
 import useSWR from 'swr'
 import { Button, Card, CardContent, CardDescription, CardHeader, CardTitle, Input, Label, useToast } from '@tempbox/ui'
+import { copyWithToast } from '../../../lib/copy-with-toast'
 import { Copy, ExternalLink, Link2, Loader2 } from 'lucide-react'
 import { createShortLink, fetchShortLinks } from '../api/links'
 import { checkUrl } from '../lib/validate-url'
@@ -52,13 +53,8 @@ export function LinkShortenerTool() {
     }
   }
 
-  async function copy(text: string) {
-    try {
-      await navigator.clipboard.writeText(text)
-      toast({ title: t('copied'), description: text })
-    } catch {
-      toast({ title: t('copyFailedTitle'), description: t('copyFailed'), variant: 'destructive' })
-    }
+  function copy(text: string) {
+    return copyWithToast(text, { copied: t('copied'), failedTitle: t('copyFailedTitle'), failed: t('copyFailed') })
   }
 
   const date = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' })
