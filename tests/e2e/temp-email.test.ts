@@ -13,13 +13,16 @@ let browser: Browser
 let imageServer: Server
 let imagePort: number
 let imageHits = 0
+/** Paths the image server was asked for, to tell which remote reference loaded. */
+const imagePaths: string[] = []
 
 beforeAll(async () => {
   stack = await startStack({ withWeb: true })
   browser = await launchBrowser()
   imagePort = await freePort()
-  imageServer = createServer((_req, res) => {
+  imageServer = createServer((req, res) => {
     imageHits++
+    imagePaths.push(req.url ?? '')
     res.writeHead(200, { 'Content-Type': 'image/gif' })
     res.end(Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64'))
   })
@@ -90,9 +93,11 @@ describe('temporary email in the browser', () => {
     const { page, address } = await openWithAddress()
     const pixel = `http://127.0.0.1:${imagePort}/pixel.gif`
     const html = [
-      '<html><head><meta http-equiv="refresh" content="0;url=javascript:top.__pwned=\'refresh\'"><base href="http://127.0.0.1:1/"></head>',
+      '<html><head><meta http-equiv="refresh" content="0;url=javascript:top.__pwned=\'refresh\'"><base href="http://127.0.0.1:1/">',
+      `<style>.banner{height:20px;background:url(http://127.0.0.1:${imagePort}/banner.gif)}</style></head>`,
       '<body onload="top.__pwned=\'onload\'">',
       '<p>Hostile content here</p>',
+      '<div class="banner">Banner</div>',
       '<script>window.__pwned = "self"; try { top.__pwned = "top" } catch (e) {} try { parent.__pwned = "parent" } catch (e) {} try { opener && (opener.__pwned = "opener") } catch (e) {}</script>',
       '<img src="data:x" onerror="window.__pwned=\'onerror\'; top.__pwned=\'onerror\'">',
       `<img src="${pixel}" alt="tracker">`,
@@ -128,6 +133,7 @@ describe('temporary email in the browser', () => {
 
     await page.locator('#temp-email').getByRole('button', { name: 'Show images' }).click()
     await waitFor(() => imageHits > 0, 10_000, 'the remote image to load after Show images')
+    await waitFor(() => imagePaths.includes('/banner.gif'), 10_000, 'the remote CSS background to load after Show images')
     expect(await page.evaluate(() => (window as unknown as { __pwned?: string }).__pwned)).toBeUndefined()
     await page.context().close()
   })

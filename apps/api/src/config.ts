@@ -17,6 +17,8 @@ export interface Config {
   sweepIntervalMs: number
   maxActiveAddressesPerIp: number
   maxGeneratedPerHourPerIp: number
+  /** Gap between `: ping` comments on an open event stream; shorter than the idle timeout of any proxy in front. */
+  sseHeartbeatMs: number
   /** Trusted proxy setting handed to Fastify's `trustProxy` (false, true, a hop count or a list of addresses/CIDRs). */
   trustProxy: boolean | number | string
   /** Load the IP databases in the background at start (production) instead of on the first lookup. */
@@ -68,6 +70,7 @@ export function loadConfig(env: Env = process.env): Config {
     sweepIntervalMs: int('SWEEP_INTERVAL_SECONDS', 60, 1) * 1000,
     maxActiveAddressesPerIp: int('MAX_ACTIVE_ADDRESSES_PER_IP', 5, 1),
     maxGeneratedPerHourPerIp: int('MAX_GENERATED_PER_HOUR_PER_IP', 100, 1),
+    sseHeartbeatMs: int('SSE_HEARTBEAT_MS', 15_000, 1),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     geoipPreload: env.GEOIP_PRELOAD ? env.GEOIP_PRELOAD === 'true' : isProduction,
     jwtSecret,

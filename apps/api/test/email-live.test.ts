@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createDb } from '@tempbox/db'
 import type { App } from '../src/app.js'
+import { loadConfig } from '../src/config.js'
 import { buildTestApp } from './helper.js'
 import { deliver, generate } from './email-fixtures.js'
 
@@ -82,16 +83,25 @@ describe('GET /api/email/{address}/wait', () => {
   })
 })
 
-/** Reads an SSE stream into parsed events. */
+/** Reads an SSE stream into parsed events; `log` also keeps comment lines, in arrival order. */
 function readEvents(body: ReadableStream<Uint8Array>) {
   const events: { event: string; id?: string; data: any }[] = []
+  const log: string[] = []
+  /** `ended`: the response finished (or we cancelled it); `failed`: the connection broke off. */
+  let state: 'open' | 'ended' | 'failed' = 'open'
   let raw = ''
   const decoder = new TextDecoder()
   const reader = body.getReader()
   void (async () => {
     for (;;) {
-      const { value, done } = await reader.read().catch(() => ({ value: undefined, done: true }))
-      if (done) return
+      const { value, done } = await reader.read().catch(() => {
+        state = 'failed'
+        return { value: undefined, done: true }
+      })
+      if (done) {
+        if (state === 'open') state = 'ended'
+        return
+      }
       raw += decoder.decode(value, { stream: true })
       let cut: number
       while ((cut = raw.indexOf('\n\n')) >= 0) {
@@ -99,15 +109,17 @@ function readEvents(body: ReadableStream<Uint8Array>) {
         raw = raw.slice(cut + 2)
         const fields: Record<string, string> = {}
         for (const line of block.split('\n')) {
+          if (line.startsWith(':')) log.push(line)
           const m = /^([a-z]+): ?(.*)$/.exec(line)
           if (m) fields[m[1]!] = m[2]!
         }
         if (fields.event) events.push({ event: fields.event, id: fields.id, data: JSON.parse(fields.data ?? 'null') })
         else if (fields.retry) events.push({ event: 'retry', data: Number(fields.retry) })
+        if (fields.event || fields.retry) log.push(fields.event ?? 'retry')
       }
     }
   })()
-  return { events, cancel: () => reader.cancel().catch(() => undefined) }
+  return { events, log, state: () => state, cancel: () => reader.cancel().catch(() => undefined) }
 }
 
 describe('GET /api/email/{address}/events', () => {
@@ -148,6 +160,41 @@ describe('GET /api/email/{address}/events', () => {
     await deliver(app, other, { subject: 'not mine' })
     await deliver(app, address, { subject: 'live' })
     await expect.poll(() => stream.events.filter((e) => e.event === 'message').map((e) => e.data.message.subject)).toEqual(['missed', 'live'])
+  })
+
+  it('keeps an idle stream alive with `: ping` comments at the configured interval, unbuffered, then closes cleanly', async () => {
+    app = await buildTestApp({ SSE_HEARTBEAT_MS: '50' })
+    const address = await generate(app)
+    const url = await app.listen({ host: '127.0.0.1', port: 0 })
+    const res = await fetch(`${url}/api/email/${address}/events`)
+    expect(res.status).toBe(200)
+    // What a buffering proxy (nginx and the like) needs to pass each line through at once.
+    expect(res.headers.get('content-type')).toMatch(/^text\/event-stream\b/)
+    expect(res.headers.get('cache-control')).toMatch(/\bno-(store|cache)\b/)
+    expect(res.headers.get('x-accel-buffering')).toBe('no')
+    const stream = readEvents(res.body!)
+    cleanups.push(stream.cancel)
+
+    const pingsAfterReady = () => {
+      const ready = stream.log.indexOf('ready')
+      return ready < 0 ? 0 : stream.log.slice(ready + 1).filter((line) => line === ': ping').length
+    }
+    await expect.poll(pingsAfterReady, { timeout: 5_000 }).toBeGreaterThanOrEqual(2)
+    expect(stream.log.slice(0, 2)).toEqual(['retry', 'ready'])
+    // Heartbeats are comments: nothing reaches an EventSource's listeners.
+    expect(stream.events.map((e) => e.event)).toEqual(['retry', 'ready'])
+
+    // Shutting down ends the stream as a finished response, not a broken one, and does not wait on the heartbeat.
+    await app.close()
+    await expect.poll(stream.state).toBe('ended')
+  })
+
+  it('reads the heartbeat interval from SSE_HEARTBEAT_MS, 15 s unless set', () => {
+    const base = { DATABASE_PATH: ':memory:', WEB_DIST_DIR: '' }
+    expect(loadConfig(base).sseHeartbeatMs).toBe(15_000)
+    expect(loadConfig({ ...base, SSE_HEARTBEAT_MS: '2500' }).sseHeartbeatMs).toBe(2_500)
+    expect(() => loadConfig({ ...base, SSE_HEARTBEAT_MS: '0' })).toThrow(/SSE_HEARTBEAT_MS must be an integer ≥ 1 \(got "0"\)/)
+    expect(() => loadConfig({ ...base, SSE_HEARTBEAT_MS: '1.5s' })).toThrow(/SSE_HEARTBEAT_MS must be an integer/)
   })
 
   it('answers 404 JSON for unknown addresses', async () => {

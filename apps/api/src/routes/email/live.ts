@@ -4,8 +4,6 @@ import { WaitQuery, WaitResponse } from '@tempbox/types'
 import type { InboxEvent } from '../../services/mail-watcher.js'
 import { AddressParams, addressErrors } from './schemas.js'
 
-/** Comment line often enough that proxies with idle timeouts or buffers keep the stream open and flushed. */
-const HEARTBEAT_MS = 15_000
 /** Reconnect hint for EventSource after a dropped stream. */
 const RETRY_MS = 3_000
 
@@ -13,6 +11,8 @@ const RETRY_MS = 3_000
 const liveRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const inboxes = app.inboxService
   const watcher = app.mailWatcher
+  /** A comment line this often keeps proxies with idle timeouts or buffers holding the stream open and flushed. */
+  const heartbeatMs = app.config.sseHeartbeatMs
   /** Open streams and waits end when the app closes, so shutdown never hangs on them. */
   const closers = new Set<() => void>()
   app.addHook('preClose', async () => {
@@ -24,7 +24,9 @@ const liveRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['email'],
-        summary: 'Server-Sent Events: `ready`, then `message` for each new mail, `deleted`, `expired`; heartbeats every 15 s',
+        summary:
+          'Server-Sent Events: `ready`, then `message` for each new mail, `deleted`, `expired`; ' +
+          `\`: ping\` comments every ${heartbeatMs / 1000} s`,
         description:
           'Send `Last-Event-ID` (EventSource does it on reconnect) to receive the messages that arrived while disconnected. ' +
           'Event data is JSON: `message` → `{message: InboxMessage}`, `deleted` → `{id}`, `expired` → `{address}`.',
@@ -79,7 +81,7 @@ const liveRoutes: FastifyPluginAsyncTypebox = async (app) => {
       }
       // Subscribe before catching up so nothing committed in between is missed (lastSent drops duplicates).
       const unsubscribe = watcher.subscribe(inbox.id, onEvent)
-      const heartbeat = setInterval(() => res.write(': ping\n\n'), HEARTBEAT_MS)
+      const heartbeat = setInterval(() => res.write(': ping\n\n'), heartbeatMs)
       const expiry = setTimeout(() => onEvent({ type: 'expired' }), Math.min(inbox.expires_at - Date.now(), 2 ** 31 - 1))
       closers.add(close)
       res.on('close', close)

@@ -69,6 +69,46 @@ describe('buildMailDocument', () => {
     expect(shown.querySelector('div')!.getAttribute('style')).toContain('background-image:url(https://t.example/c.png)')
   })
 
+  describe('remote CSS in <style> blocks', () => {
+    const remote = 'https://track.example/css.png'
+    // As the server sends it: html/head are not kept, so the <style> leads and the parser moves it into <head>.
+    const html =
+      `<style data-remote-css=".x{background:url(&quot;${remote}&quot;)}">.x{background:none}</style>` +
+      `<body><div class="x">Banner</div><style data-remote-css=".y{background:url(${remote}?b)}">.y{background:none}</style></body>`
+
+    it('keeps it out, and images blocked by the CSP, until Show images', () => {
+      const doc = buildMailDocument(html, { origin, showRemote: false })
+      expect(doc).not.toContain('track.example')
+      expect(doc).not.toContain('data-remote-css')
+      const parsed = bodyOf(doc)
+      const csp = parsed.querySelector('meta[http-equiv="Content-Security-Policy"]')!.getAttribute('content')!
+      expect(csp).not.toMatch(/https?:(?!\/\/tempbox\.example)/)
+      expect(Array.from(parsed.querySelectorAll('style')).map((s) => s.textContent)).toEqual([
+        expect.stringContaining('margin:0'),
+        '.x{background:none}',
+        '.y{background:none}',
+      ])
+      expect(parsed.querySelector('div.x')!.textContent).toBe('Banner')
+    })
+
+    it('restores it in the head and the body with Show images, under a CSP that lets http(s) images load', () => {
+      const doc = buildMailDocument(html, { origin, showRemote: true })
+      expect(doc).not.toContain('data-remote-css')
+      const parsed = bodyOf(doc)
+      expect(parsed.head.querySelectorAll('style')[1]!.textContent).toBe(`.x{background:url("${remote}")}`)
+      expect(parsed.body.querySelector('style')!.textContent).toBe(`.y{background:url(${remote}?b)}`)
+      const csp = parsed.querySelector('meta[http-equiv="Content-Security-Policy"]')!.getAttribute('content')!
+      expect(csp).toContain(`img-src data: ${origin} https: http:;`)
+    })
+
+    it('cannot close the <style> early from the restored CSS', () => {
+      const sneaky = `<style data-remote-css="a{background:url(${remote})}&lt;/style&gt;&lt;img src=x onerror=top.__pwned=1&gt;"></style><p>Hi</p>`
+      const parsed = bodyOf(buildMailDocument(sneaky, { origin, showRemote: true }))
+      expect(parsed.querySelectorAll('img').length).toBe(0)
+      expect(parsed.body.innerHTML).toBe('<p>Hi</p>')
+    })
+  })
+
   it('keeps cid images served from our origin', () => {
     const src = `${origin}/api/email/a%40b.test/messages/1/attachments/0`
     const parsed = bodyOf(buildMailDocument(`<img src="${src}">`, { origin, showRemote: false }))

@@ -43,6 +43,14 @@ export function buildMailDocument(html: string, options: { origin: string; showR
     RETURN_DOM: true,
     FORBID_TAGS: ['form', 'input', 'button', 'textarea', 'select', 'base', 'meta', 'link', 'iframe', 'frame', 'object', 'embed'],
   }) as HTMLElement
+  // The server parks a <style> block's CSS with its remote url()s here for the opt-in; nothing reads it after this,
+  // so it is dropped either way rather than shipped as dead weight.
+  for (const el of Array.from(doc.querySelectorAll('[data-remote-css]'))) {
+    const css = el.getAttribute('data-remote-css')!
+    el.removeAttribute('data-remote-css')
+    // `</` would end the <style> early once serialized as raw text; `<\/` means the same in CSS.
+    if (options.showRemote && el.tagName === 'STYLE') el.textContent = css.replace(/<\//g, '<\\/')
+  }
   if (options.showRemote) {
     for (const [from, to] of REMOTE_ATTRIBUTES) {
       for (const el of Array.from(doc.querySelectorAll(`[${from}]`))) {
