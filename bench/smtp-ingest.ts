@@ -71,7 +71,6 @@ interface Target {
 }
 
 async function runScenario(target: Target, scenario: Scenario, tag: string): Promise<{ result: Result; acked: string[] }> {
-  const bodies = new Map<number, Buffer>()
   const latencies: number[] = []
   const acked: string[] = []
   let failed = 0
@@ -85,7 +84,6 @@ async function runScenario(target: Target, scenario: Scenario, tag: string): Pro
     const subject = `${tag}-${i}`
     const to = target.recipient(i)
     const data = buildMessage(scenario.bytes, 'load@sender.test', to, subject)
-    bodies.set(i, data)
     const t0 = performance.now()
     const reply = await client.send('load@sender.test', to, data)
     latencies.push(performance.now() - t0)
