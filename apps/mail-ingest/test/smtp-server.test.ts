@@ -1,4 +1,5 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { connect } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createDb, migrateToLatest, type Db } from '@tempbox/db'
@@ -137,6 +138,46 @@ describe('mail ingest over SMTP', () => {
     const [message] = await messagesOf(to)
     expect(message!.subject).toBe('Broken MIME')
     expect(message!.raw.equals(raw)).toBe(true)
+  })
+
+  it('un-stuffs lines starting with a dot and finds the end of DATA however TCP splits the bytes', async () => {
+    const to = await createInbox('dots')
+    const lines = ['From: dots@example.test', `To: ${to}`, 'Subject: Dots', '', '.starts with a dot', '..two dots', 'a . in the middle', '.', 'last line']
+    const original = lines.join('\r\n') + '\r\n'
+    const stuffed = lines.map((l) => (l.startsWith('.') ? `.${l}` : l)).join('\r\n') + '\r\n.\r\n'
+    // Cut the DATA payload right between a line end and a leading dot, and inside the final terminator.
+    const cuts = [stuffed.indexOf('\n..two') + 1, stuffed.indexOf('\r\n..\r\n') + 2, stuffed.length - 2]
+    const pieces = [0, ...cuts, stuffed.length].slice(1).map((end, i, ends) => stuffed.slice(i === 0 ? 0 : ends[i - 1], end))
+    const replies = await new Promise<string[]>((resolve, reject) => {
+      const socket = connect(port, '127.0.0.1')
+      const got: string[] = []
+      let buffer = ''
+      const script = [`EHLO test.local\r\n`, `MAIL FROM:<dots@example.test>\r\n`, `RCPT TO:<${to}>\r\n`, 'DATA\r\n']
+      socket.on('error', reject)
+      socket.on('data', (chunk) => {
+        buffer += chunk.toString()
+        let nl: number
+        while ((nl = buffer.indexOf('\r\n')) >= 0) {
+          const line = buffer.slice(0, nl)
+          buffer = buffer.slice(nl + 2)
+          if (line[3] === '-') continue
+          got.push(line)
+          const next = script.shift()
+          if (next) socket.write(next)
+          else if (line.startsWith('354')) {
+            // Separate writes with a pause between them arrive as separate chunks.
+            void pieces.reduce((p, piece) => p.then(() => new Promise<void>((r) => socket.write(piece, () => setImmediate(r)))), Promise.resolve())
+          } else {
+            socket.end('QUIT\r\n')
+            resolve(got)
+          }
+        }
+      })
+    })
+    expect(replies.at(-1)).toMatch(/^250 /)
+    const [message] = await messagesOf(to)
+    expect(message!.raw.toString()).toBe(original)
+    expect(message!.text).toContain('.starts with a dot\n..two dots\na . in the middle\n.\nlast line')
   })
 
   it('stores a message once for each of our recipients', async () => {
