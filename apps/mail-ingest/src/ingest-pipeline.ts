@@ -6,6 +6,9 @@ import type { ParseRequest, PipelineReply } from './pipeline-messages.js'
 import { createMessageStore, createMessageWriter, type SqliteHandle } from './store-message.js'
 import { startWorker } from './worker-rpc.js'
 
+/** SQLite's default autocheckpoint size (1,000 pages of 4 KB): keeps the WAL, and so reads, short. */
+const CHECKPOINT_BYTES = 4 * 1024 * 1024
+
 /** Turns received bytes into stored rows: parse, then commit. Resolves only once committed. */
 export interface IngestPipeline {
   /** Settles once the worker threads are up, so the first message does not wait for them. */
@@ -41,10 +44,22 @@ export function createIngestPipeline(db: Db, sqlite: SqliteHandle, config: Confi
     process.exit(1)
   }
   const channels = load.map(() => new MessageChannel())
+  const checkpointChannel = new MessageChannel()
   const writer = startWorker(new URL('./store-worker.ts', import.meta.url), {
-    workerData: { databasePath: config.databasePath, maxBatchMessages: config.maxBatchMessages, parserPorts: channels.map((c) => c.port2) },
-    transferList: channels.map((c) => c.port2),
+    workerData: {
+      databasePath: config.databasePath,
+      maxBatchMessages: config.maxBatchMessages,
+      parserPorts: channels.map((c) => c.port2),
+      checkpointPort: checkpointChannel.port1,
+    },
+    transferList: [...channels.map((c) => c.port2), checkpointChannel.port1],
     onMessage: onReply,
+    onCrash,
+  })
+  const checkpointer = startWorker(new URL('./checkpoint-worker.ts', import.meta.url), {
+    workerData: { databasePath: config.databasePath, storePort: checkpointChannel.port2, checkpointBytes: CHECKPOINT_BYTES },
+    transferList: [checkpointChannel.port2],
+    onMessage: () => {},
     onCrash,
   })
   const parsers = channels.map((channel) =>
@@ -56,7 +71,7 @@ export function createIngestPipeline(db: Db, sqlite: SqliteHandle, config: Confi
     }),
   )
   return {
-    ready: Promise.all([...parsers.map((p) => p.ready), writer.ready]).then(() => {}),
+    ready: Promise.all([...parsers.map((p) => p.ready), writer.ready, checkpointer.ready]).then(() => {}),
     accept: (raw, inboxIds, receivedAt) =>
       new Promise<void>((resolve, reject) => {
         const id = nextId++
@@ -66,7 +81,10 @@ export function createIngestPipeline(db: Db, sqlite: SqliteHandle, config: Confi
         parsers[parser]!.worker.postMessage({ id, raw, inboxIds, receivedAt } satisfies ParseRequest)
       }),
     close: async () => {
-      await Promise.all([...parsers.map((p) => p.stop()), writer.stop()])
+      await Promise.all(parsers.map((p) => p.stop()))
+      // The writer first: its last commits may still notify the checkpointer.
+      await writer.stop()
+      await checkpointer.stop()
     },
   }
 }

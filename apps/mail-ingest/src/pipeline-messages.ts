@@ -16,3 +16,8 @@ export interface StoreRequest {
 
 /** Store worker (or a parse worker that failed) → SMTP thread. */
 export type PipelineReply = { id: number; ok: true } | { id: number; ok: false; error: string }
+
+/** Store worker → checkpoint worker after each commit: roughly how many bytes went into the WAL. */
+export interface CommitNotice {
+  bytes: number
+}

@@ -78,6 +78,12 @@ export function createMessageWriter(db: Db, sqlite: SqliteHandle): WriteMessages
   })
 }
 
+/** About what one stored message adds to the WAL: its large columns, once per inbox it goes to. */
+export function walBytesOf({ raw, parsed, inboxIds }: IncomingMessage): number {
+  const attachments = parsed.attachments.reduce((sum, a) => sum + a.content.length, 0)
+  return (raw.length + (parsed.text?.length ?? 0) + (parsed.html?.length ?? 0) + attachments + 512) * inboxIds.length
+}
+
 export interface MessageStore {
   /** Resolves once the message is committed (durable), rejects if it could not be stored. */
   store: (message: IncomingMessage) => Promise<void>
@@ -97,7 +103,10 @@ interface Pending {
  * acknowledged before the transaction holding their message has committed. If a batch fails (say an
  * inbox was deleted in between), each message is retried alone so one bad message cannot fail the others.
  */
-export function createMessageStore(write: WriteMessages, options: { maxBatchMessages: number }): MessageStore {
+export function createMessageStore(
+  write: WriteMessages,
+  options: { maxBatchMessages: number; onCommitted?: (messages: IncomingMessage[]) => void },
+): MessageStore {
   const queue: Pending[] = []
   let flushing: Promise<void> | null = null
 
@@ -108,14 +117,17 @@ export function createMessageStore(write: WriteMessages, options: { maxBatchMess
       if (queue.length === 0) break
       const batch = queue.splice(0, options.maxBatchMessages)
       try {
-        write(batch.map((p) => p.message))
+        const messages = batch.map((p) => p.message)
+        write(messages)
         for (const p of batch) p.resolve()
+        options.onCommitted?.(messages)
       } catch (batchError) {
         for (const p of batch) {
           try {
             if (batch.length > 1) write([p.message])
             else throw batchError
             p.resolve()
+            options.onCommitted?.([p.message])
           } catch (error) {
             p.reject(error)
           }

@@ -5,17 +5,26 @@
  */
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads'
 import { createDb } from '@tempbox/db'
-import type { PipelineReply, StoreRequest } from './pipeline-messages.js'
-import { createMessageStore, createMessageWriter } from './store-message.js'
+import type { CommitNotice, PipelineReply, StoreRequest } from './pipeline-messages.js'
+import { createMessageStore, createMessageWriter, walBytesOf } from './store-message.js'
 import { asBuffer, signalReady } from './worker-rpc.js'
 
-const { databasePath, maxBatchMessages, parserPorts } = workerData as {
+/** 64 MB of 4 KB pages, 16 times SQLite's default. */
+const SAFETY_CHECKPOINT_PAGES = 16_384
+
+const { databasePath, maxBatchMessages, parserPorts, checkpointPort } = workerData as {
   databasePath: string
   maxBatchMessages: number
   parserPorts: MessagePort[]
+  checkpointPort: MessagePort
 }
 const { db, sqlite } = createDb({ path: databasePath })
-const store = createMessageStore(createMessageWriter(db, sqlite), { maxBatchMessages })
+// The checkpoint worker keeps the WAL short; this only steps in should it ever fall far behind.
+sqlite.pragma(`wal_autocheckpoint = ${SAFETY_CHECKPOINT_PAGES}`)
+const store = createMessageStore(createMessageWriter(db, sqlite), {
+  maxBatchMessages,
+  onCommitted: (messages) => checkpointPort.postMessage({ bytes: messages.reduce((sum, m) => sum + walBytesOf(m), 0) } satisfies CommitNotice),
+})
 
 const reply = (message: PipelineReply) => parentPort!.postMessage(message)
 for (const port of parserPorts) {

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { connect } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -178,6 +178,16 @@ describe('mail ingest over SMTP', () => {
     const [message] = await messagesOf(to)
     expect(message!.raw.toString()).toBe(original)
     expect(message!.text).toContain('.starts with a dot\n..two dots\na . in the middle\n.\nlast line')
+  })
+
+  it('folds committed mail from the WAL into the database file shortly after a burst', async () => {
+    const to = await createInbox('checkpointed')
+    const before = statSync(dbPath).size
+    // Far below SQLite's own autocheckpoint size: only the checkpoint worker moves these pages into the main file.
+    const body = 'x'.repeat(40 * 1024)
+    for (let i = 0; i < 5; i++) await transport().sendMail({ from: 'a@example.test', to, subject: `bulk ${i}`, text: body })
+    await expect.poll(() => statSync(dbPath).size, { timeout: 5_000 }).toBeGreaterThan(before + 5 * 2 * 40 * 1024)
+    expect((await messagesOf(to)).map((m) => m.subject)).toEqual(['bulk 0', 'bulk 1', 'bulk 2', 'bulk 3', 'bulk 4'])
   })
 
   it('stores a message once for each of our recipients', async () => {

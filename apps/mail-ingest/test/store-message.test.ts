@@ -1,7 +1,7 @@
 import { createDb, migrateToLatest, type Db } from '@tempbox/db'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { ParsedMessage } from '../src/parse-message.js'
-import { createMessageStore, createMessageWriter, type IncomingMessage, type SqliteHandle } from '../src/store-message.js'
+import { createMessageStore, createMessageWriter, walBytesOf, type IncomingMessage, type SqliteHandle } from '../src/store-message.js'
 
 let db: Db
 let sqlite: SqliteHandle
@@ -72,6 +72,18 @@ describe('message store', () => {
     const subjects = (await db.selectFrom('message').select('subject').execute()).map((r) => r.subject)
     expect(subjects.sort()).toEqual(['good-1', 'good-2'])
     expect((await db.selectFrom('attachment').select('id').execute()).length).toBe(2)
+  })
+
+  it('reports each committed batch, and never a message that failed', async () => {
+    const committed: string[][] = []
+    const store = createMessageStore(createMessageWriter(db, sqlite), {
+      maxBatchMessages: 100,
+      onCommitted: (messages) => committed.push(messages.map((m) => m.parsed.subject)),
+    })
+    await Promise.all([store.store(message('a')), store.store(message('b'))])
+    await Promise.allSettled([store.store(message('good')), store.store(message('orphan', [inboxId + 999]))])
+    expect(committed).toEqual([['a', 'b'], ['good']])
+    expect(walBytesOf(message('sized', [inboxId, inboxId]))).toBeGreaterThan(2 * message('sized').raw.length)
   })
 
   it('stores a message once for each of its inboxes, all or nothing', async () => {

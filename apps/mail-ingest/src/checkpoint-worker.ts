@@ -1,0 +1,31 @@
+/**
+ * Worker thread that copies committed WAL frames into the database file. SQLite would otherwise do it
+ * inside whichever commit crosses the autocheckpoint size, on the store worker: every few batches one
+ * commit would also write and fsync megabytes of the main file while SMTP clients wait for their 250.
+ * Here it overlaps with the next batches instead (a PASSIVE checkpoint never blocks the writer).
+ */
+import { workerData, type MessagePort } from 'node:worker_threads'
+import { createDb } from '@tempbox/db'
+import { signalReady } from './worker-rpc.js'
+import type { CommitNotice } from './pipeline-messages.js'
+
+const { databasePath, storePort, checkpointBytes } = workerData as { databasePath: string; storePort: MessagePort; checkpointBytes: number }
+const { sqlite } = createDb({ path: databasePath })
+
+let pendingBytes = 0
+let idleTimer: NodeJS.Timeout | null = null
+
+function checkpoint(): void {
+  pendingBytes = 0
+  if (idleTimer) clearTimeout(idleTimer)
+  idleTimer = null
+  sqlite.pragma('wal_checkpoint(PASSIVE)')
+}
+
+storePort.on('message', ({ bytes }: CommitNotice) => {
+  pendingBytes += bytes
+  if (pendingBytes >= checkpointBytes) checkpoint()
+  // A quiet spell after a burst: fold the rest in too, so readers find a short WAL.
+  else idleTimer ??= setTimeout(checkpoint, 200)
+})
+signalReady()
