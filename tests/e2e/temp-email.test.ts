@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import AxeBuilder from '@axe-core/playwright'
-import nodemailer from 'nodemailer'
+import nodemailer, { type SendMailOptions } from 'nodemailer'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { launchBrowser } from '../support/browser'
@@ -35,7 +35,7 @@ afterAll(async () => {
   await stack?.stop()
 })
 
-function send(to: string, mail: nodemailer.SendMailOptions) {
+function send(to: string, mail: SendMailOptions) {
   const transport = nodemailer.createTransport({ host: '127.0.0.1', port: stack.smtpPort, secure: false, ignoreTLS: true })
   return transport.sendMail({ from: 'Sender Example <sender@example.com>', to, ...mail })
 }

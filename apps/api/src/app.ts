@@ -1,6 +1,7 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions, type RawReplyDefaultExpression, type RawRequestDefaultExpression, type RawServerDefault } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { Config } from './config.js'
+import { localGlobalState, type GlobalState } from './global-state.js'
 import rateLimit from '@fastify/rate-limit'
 import dbPlugin from './plugins/db.js'
 import errorHandler from './plugins/error-handler.js'
@@ -22,14 +23,18 @@ import analyticsRoutes from './routes/analytics/index.js'
 declare module 'fastify' {
   interface FastifyInstance {
     config: Config
+    globalState: GlobalState
   }
 }
 
-/** Builds the HTTP app (plugins, then routes); never listens, so tests inject requests directly. */
 /** The app type every route plugin sees: default HTTP server, TypeBox schemas. */
 export type App = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, TypeBoxTypeProvider>
 
-export async function buildApp(config: Config): Promise<App> {
+/**
+ * Builds the HTTP app (plugins, then routes); never listens, so tests inject requests directly.
+ * `globalState` is this process's own unless a cluster worker hands in the primary's (see global-state.ts).
+ */
+export async function buildApp(config: Config, globalState: GlobalState = localGlobalState(config)): Promise<App> {
   const options: FastifyServerOptions = {
     logger: config.logLevel === 'silent' ? false : {
       level: config.logLevel,
@@ -43,10 +48,12 @@ export async function buildApp(config: Config): Promise<App> {
   const app = Fastify(options).withTypeProvider<TypeBoxTypeProvider>()
 
   app.decorate('config', config)
+  app.decorate('globalState', globalState)
   await app.register(errorHandler)
   await app.register(dbPlugin, { path: config.databasePath })
-  // Per-route limits only (`config.rateLimit` on a route); counters live in memory and expire with their window.
-  await app.register(rateLimit, { global: false })
+  // Per-route limits only (`config.rateLimit` on a route); counters live in memory (the primary's, with several
+  // processes) and expire with their window.
+  await app.register(rateLimit, { global: false, ...(globalState.rateLimitStore ? { store: globalState.rateLimitStore } : {}) })
   await app.register(geoipPlugin, { preload: config.geoipPreload })
   await app.register(authPlugin)
 

@@ -6,6 +6,8 @@ import { resolveDatabasePath } from '@tempbox/db'
 export interface Config {
   host: string
   port: number
+  /** HTTP worker processes; 1 serves from this process alone, more fork a cluster (src/cluster). */
+  apiProcesses: number
   databasePath: string
   /** Folder beside the database where generated local secrets are kept. */
   dataDir: string
@@ -62,6 +64,7 @@ export function loadConfig(env: Env = process.env): Config {
   const config: Config = {
     host: env.HOST || '127.0.0.1',
     port: int('PORT', 3000),
+    apiProcesses: int('API_PROCESSES', 1, 1),
     databasePath,
     dataDir,
     mailDomains,
@@ -79,6 +82,8 @@ export function loadConfig(env: Env = process.env): Config {
     isProduction,
     logLevel: env.LOG_LEVEL || 'info',
   }
+  // Each process would open its own empty in-memory database.
+  if (config.apiProcesses > 1 && databasePath === ':memory:') problems.push('API_PROCESSES > 1 needs a database file: set DATABASE_PATH')
   if (problems.length > 0) throw new Error(`[config] invalid environment:\n  - ${problems.join('\n  - ')}`)
   return Object.freeze(config)
 }

@@ -25,6 +25,7 @@ export const ERROR_STATUS = {
   rate_limited: 429,
   too_many_active_addresses: 429,
   internal: 500,
+  unavailable: 503,
 } as const satisfies Record<ErrorCode, number>
 
 /** A failure the client should see: `message` is the sentence a person reads. */

@@ -1,13 +1,35 @@
+import cluster from 'node:cluster'
 import { loadConfig } from './config.js'
-import { buildApp } from './app.js'
 
+// In multi-process mode the primary loads the configuration first, so local secrets are generated once, before any
+// worker reads them.
 const config = loadConfig()
-const app = await buildApp(config)
-await app.listen({ host: config.host, port: config.port })
+/** How long a stopping server waits for open connections before cutting them. */
+const CLOSE_GRACE_MS = 5_000
 
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    app.log.info(`[http] ${signal}: closing`)
-    void app.close().then(() => process.exit(0))
-  })
+if (config.apiProcesses > 1 && cluster.isPrimary) {
+  const { runPrimary } = await import('./cluster/primary.js')
+  await runPrimary(config)
+} else {
+  const { buildApp } = await import('./app.js')
+  const globalState = cluster.isWorker ? (await import('./cluster/worker-state.js')).workerGlobalState() : undefined
+  const app = await buildApp(config, globalState)
+  await app.listen({ host: config.host, port: config.port })
+
+  let closing = false
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    const close = () => {
+      if (closing) return
+      closing = true
+      app.log.info(`[http] ${signal}: closing`)
+      // Requests in flight get time to finish; a client holding a connection open without a request (which
+      // Fastify's idle-connection sweep does not count as idle) must not keep the process alive for good.
+      setTimeout(() => app.server.closeAllConnections(), CLOSE_GRACE_MS).unref()
+      void app.close().then(() => process.exit(0))
+    }
+    // A worker gets Ctrl-C from the terminal and again from its primary: the second must not kill it mid-close. Alone,
+    // a second signal still ends the process at once.
+    if (cluster.isWorker) process.on(signal, close)
+    else process.once(signal, close)
+  }
 }

@@ -69,12 +69,16 @@ describe('page views and figures', () => {
     expect((await app.inject({ method: 'GET', url: '/api/analytics/dashboard?days=12', headers: bearer(owner.token) })).statusCode).toBe(400)
   })
 
-  it('rotates the visitor salt daily, so the same person hashes differently on another day', () => {
+  it('rotates the visitor salt daily, so the same person hashes differently on another day', async () => {
     const service = new AnalyticsService(app.db, async () => null)
     const day1 = Date.UTC(2026, 0, 1, 12)
-    const a = service.visitorHash('203.0.113.9', 'UA', day1)
-    expect(service.visitorHash('203.0.113.9', 'UA', day1 + 3_600_000)).toBe(a)
-    expect(service.visitorHash('203.0.113.9', 'UA', day1 + 86_400_000)).not.toBe(a)
+    const a = await service.visitorHash('203.0.113.9', 'UA', day1)
+    expect(await service.visitorHash('203.0.113.9', 'UA', day1 + 3_600_000)).toBe(a)
+    const b = await service.visitorHash('203.0.113.9', 'UA', day1 + 86_400_000)
+    expect(b).not.toBe(a)
+    // A view from the day before, arriving late, must not bring the old salt back or change today's.
+    expect(await service.visitorHash('203.0.113.9', 'UA', day1)).not.toBe(a)
+    expect(await service.visitorHash('203.0.113.9', 'UA', day1 + 86_400_000 + 60_000)).toBe(b)
     expect(normalisePath('/a?b#c')).toBe('/a')
     expect(normalisePath('//evil.com')).toBeNull()
   })

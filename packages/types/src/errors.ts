@@ -28,6 +28,7 @@ export const ERROR_CODES = [
   'invalid_url',
   'invalid_ip',
   'internal',
+  'unavailable',
 ] as const
 
 export type ErrorCode = (typeof ERROR_CODES)[number]

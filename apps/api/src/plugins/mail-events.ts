@@ -15,7 +15,7 @@ export default fp(
     const watcher = new MailWatcher(app.db, app.config.databasePath)
     await watcher.start()
     app.decorate('mailWatcher', watcher)
-    app.decorate('inboxService', new InboxService(app.db, app.config, watcher))
+    app.decorate('inboxService', new InboxService(app.db, app.config, watcher, app.globalState.addressLimits, app.globalState.peers))
     app.addHook('onClose', async () => {
       watcher.stop()
     })

@@ -1,8 +1,12 @@
 import fp from 'fastify-plugin'
 
-/** Deletes expired addresses and their mail every `sweepIntervalMs` (reads never serve them even between sweeps). */
+/**
+ * Deletes expired addresses and their mail every `sweepIntervalMs` (reads never serve them even between sweeps).
+ * With several API processes only one sweeps: the others would only repeat its deletes and contend for the write lock.
+ */
 export default fp(
   async (app) => {
+    if (!app.globalState.runsSweeper) return
     const run = async () => {
       try {
         const removed = await app.inboxService.sweep()

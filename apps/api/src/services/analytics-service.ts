@@ -1,9 +1,10 @@
-import { createHmac, randomBytes } from 'node:crypto'
+import { createHmac } from 'node:crypto'
 import type { Db } from '@tempbox/db'
 import type { DashboardStats, RealtimeStats } from '@tempbox/types'
 import { AppError } from '../errors.js'
 import * as repo from '../repositories/analytics-repository.js'
 import { countContactsSince } from '../repositories/contact-repository.js'
+import { DailySalt, type VisitorSalts } from './visitor-salt.js'
 
 const DAY_MS = 86_400_000
 const HOUR_MS = 3_600_000
@@ -31,35 +32,32 @@ export function normalisePath(raw: string): string | null {
 
 /**
  * Privacy-preserving analytics: aggregate counters per day/path/country, and one row per visitor per day keyed by
- * HMAC(salt, ip + user agent). The salt is random, lives only in this process and is replaced at each UTC midnight,
- * so hashes can't be linked across days or reversed to an IP once the day is over. No raw IP is stored.
+ * HMAC(salt, ip + user agent). The salt is random, lives only in memory and is replaced at each UTC midnight
+ * (DailySalt), so hashes can't be linked across days or reversed to an IP once the day is over. No raw IP is stored.
+ * Several API processes share one salt through the cluster's primary, so a visitor is one visitor whichever serves them.
  */
 export class AnalyticsService {
-  private salt: { day: string; key: Buffer } | null = null
-
   constructor(
     private readonly db: Db,
     private readonly countryOf: CountryOf,
+    private readonly salts: VisitorSalts = new DailySalt(),
   ) {}
 
-  private saltFor(day: string): Buffer {
-    if (this.salt?.day !== day) this.salt = { day, key: randomBytes(32) }
-    return this.salt.key
-  }
-
-  visitorHash(ip: string, userAgent: string, now = Date.now()): string {
-    return createHmac('sha256', this.saltFor(dayOf(now))).update(`${ip}\n${userAgent}`).digest('base64url')
+  async visitorHash(ip: string, userAgent: string, now = Date.now()): Promise<string> {
+    const salt = await this.salts.forDay(dayOf(now))
+    return createHmac('sha256', salt).update(`${ip}\n${userAgent}`).digest('base64url')
   }
 
   async recordPageView(input: { path: string; ip: string; userAgent: string }, now = Date.now()): Promise<void> {
     const path = normalisePath(input.path)
     if (!path) throw new AppError('validation_failed', 'Path must start with "/".', { path: 'Path must start with "/".' })
+    const visitorHash = await this.visitorHash(input.ip, input.userAgent, now)
     const country = (await this.countryOf(input.ip).catch(() => null)) || UNKNOWN_COUNTRY
     await repo.recordPageView(this.db, {
       day: dayOf(now),
       path,
       country,
-      visitorHash: this.visitorHash(input.ip, input.userAgent, now),
+      visitorHash,
       now,
     })
   }

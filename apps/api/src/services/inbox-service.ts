@@ -16,10 +16,11 @@ import {
 } from '../repositories/message-repository.js'
 import { findAttachment, listAttachments } from '../repositories/attachment-repository.js'
 import { parseAddress, randomLocalPart, validateLocalPart } from './address.js'
-import { AddressLimiter } from './ip-limits.js'
+import type { AddressLimits } from './ip-limits.js'
 import { buildInboxMessage, toFullMessage } from './message-view.js'
 import type { InboxMessage } from '@tempbox/types'
 import type { MailWatcher } from './mail-watcher.js'
+import type { Peers } from '../global-state.js'
 
 const INBOX_NOT_FOUND = 'This address does not exist or has expired. Generate a new one.'
 const MAX_CACHED_INBOXES = 10_000
@@ -65,10 +66,10 @@ export interface CreateInboxInput {
  * The temporary-email rules: creating addresses, reading inboxes and messages, expiry.
  * Inbox listings are cached as ready JSON per inbox (polling tabs ask far more often than mail arrives); the
  * watcher drops an inbox's entry whenever a message for it is committed, and every read first brings the watcher
- * up to date, so a cached listing is never older than the latest commit.
+ * up to date, so a cached listing is never older than the latest commit. A deletion leaves no trace the watcher can
+ * read, so other API processes hear of it from `peers`.
  */
 export class InboxService {
-  readonly limiter: AddressLimiter
   private readonly inboxByAddress = new Map<string, InboxRow>()
   private readonly listingJson = new Map<number, Listing>()
   /** Stored messages never change, so their list form is computed once. */
@@ -80,8 +81,9 @@ export class InboxService {
     private readonly db: Db,
     private readonly config: Config,
     readonly watcher: MailWatcher,
+    readonly limiter: AddressLimits,
+    private readonly peers: Peers,
   ) {
-    this.limiter = new AddressLimiter(config.maxActiveAddressesPerIp, config.maxGeneratedPerHourPerIp)
     // Inboxes can also disappear by other paths (an account deleted with its addresses): after any commit the
     // address cache is rebuilt from the database. Polls between commits still cost no query.
     watcher.onAnyCommit(() => this.inboxByAddress.clear())
@@ -89,6 +91,7 @@ export class InboxService {
       this.changes++
       this.listingJson.delete(inboxId)
     })
+    peers.onMessageDeleted((inboxId, id) => this.messageGone(inboxId, id))
   }
 
   domains(): readonly string[] {
@@ -103,18 +106,30 @@ export class InboxService {
       })
     }
     const chosen = input.localPart !== undefined ? validateLocalPart(input.localPart) : null
-    this.limiter.check(input.ip)
     const now = Date.now()
     const expiresAt = now + this.config.addressTtlMs
+    // Counted before the insert, so concurrent requests (in any API process) cannot all pass the check.
+    await this.limiter.reserve(input.ip, expiresAt, now)
+    try {
+      return await this.insertNew(input, chosen, domain, now, expiresAt)
+    } catch (err) {
+      // Nothing was created, so nothing counts; if even that fails, the client is held to a stricter limit, not a looser one.
+      try {
+        await this.limiter.release(input.ip, expiresAt, now)
+      } catch {
+        // the original error is the one to report
+      }
+      throw err
+    }
+  }
+
+  private async insertNew(input: CreateInboxInput, chosen: string | null, domain: string, now: number, expiresAt: number): Promise<GenerateEmailResponse> {
     // A random name collides with probability ~n/2^60; a few retries make a clash a non-event.
     for (let attempt = 0; attempt < 5; attempt++) {
       const localPart = chosen ?? randomLocalPart()
       const address = `${localPart}@${domain}`
       const row = await insertInbox(this.db, { address, localPart, domain, userId: input.userId ?? null, createdAt: now, expiresAt })
-      if (row) {
-        this.limiter.record(input.ip, expiresAt, now)
-        return { email: address, expiresAt: new Date(expiresAt).toISOString() }
-      }
+      if (row) return { email: address, expiresAt: new Date(expiresAt).toISOString() }
       if (chosen) {
         // An expired address the sweep has not removed yet is free again.
         const existing = await findInboxByAddress(this.db, address)
@@ -225,8 +240,13 @@ export class InboxService {
     const id = Number(rawId)
     const deleted = Number.isSafeInteger(id) && (await deleteMessage(this.db, inbox.id, id))
     if (!deleted) throw new AppError('message_not_found', 'This message does not exist. It may have been deleted.')
+    this.messageGone(inbox.id, id)
+    await this.peers.messageDeleted(inbox.id, id)
+  }
+
+  private messageGone(inboxId: number, id: number): void {
     this.messageViews.delete(id)
-    this.watcher.messageDeleted(inbox.id, id)
+    this.watcher.messageDeleted(inboxId, id)
   }
 
   /** Messages newer than `afterId` (SSE catch-up after a reconnect). */

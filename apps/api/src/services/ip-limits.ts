@@ -11,10 +11,24 @@ interface Entry {
 }
 
 /**
+ * The per-client address limits as the inbox rules see them: an AddressLimiter in this process, or (several API
+ * processes) one in the cluster's primary reached over IPC. Reserving checks and counts in one step, so two requests
+ * from one client racing through different processes cannot both take the last place.
+ */
+export interface AddressLimits {
+  /** Counts one new address for `ip`, or throws the 429 AppError when its limits allow none now. */
+  reserve(ip: string, expiresAt: number, now: number): void | Promise<void>
+  /** Gives back a reservation whose address could not be created after all. */
+  release(ip: string, expiresAt: number, now: number): void | Promise<void>
+  /** Drops what no longer limits anything (called by the sweeper). */
+  sweep(now: number): void
+}
+
+/**
  * Per-client limits on address generation (spec §9). Memory only, and keyed by an HMAC of the IP under a key that
  * lives only in this process, so not even the limiter's memory holds a raw IP. Entries vanish once they hold nothing.
  */
-export class AddressLimiter {
+export class AddressLimiter implements AddressLimits {
   private readonly key = randomBytes(32)
   private readonly entries = new Map<string, Entry>()
 
@@ -56,6 +70,20 @@ export class AddressLimiter {
     this.entries.set(k, entry)
   }
 
+  reserve(ip: string, expiresAt: number, now = Date.now()): void {
+    this.check(ip, now)
+    this.record(ip, expiresAt, now)
+  }
+
+  release(ip: string, expiresAt: number, now = Date.now()): void {
+    const k = this.keyOf(ip)
+    const entry = this.entries.get(k)
+    if (!entry) return
+    removeOne(entry.generated, now)
+    removeOne(entry.activeUntil, expiresAt)
+    if (entry.generated.length === 0 && entry.activeUntil.length === 0) this.entries.delete(k)
+  }
+
   /** Drops entries that no longer limit anything (called by the sweeper). */
   sweep(now = Date.now()): void {
     for (const [k, entry] of this.entries) {
@@ -63,4 +91,9 @@ export class AddressLimiter {
       if (entry.generated.length === 0 && entry.activeUntil.length === 0) this.entries.delete(k)
     }
   }
+}
+
+function removeOne(values: number[], value: number): void {
+  const i = values.lastIndexOf(value)
+  if (i !== -1) values.splice(i, 1)
 }

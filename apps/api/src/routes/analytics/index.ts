@@ -23,7 +23,7 @@ const analyticsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const countryOf = app.hasDecorator('geoip')
     ? async (ip: string) => (await app.geoip.lookup(ip))?.countryName ?? null
     : async () => null
-  const analytics = new AnalyticsService(app.db, countryOf)
+  const analytics = new AnalyticsService(app.db, countryOf, app.globalState.visitorSalts)
 
   app.post(
     '/analytics/pageview',

@@ -1,0 +1,41 @@
+import type { Config } from '../config.js'
+import { AddressLimiter } from '../services/ip-limits.js'
+import { DailySalt } from '../services/visitor-salt.js'
+import { sendEvent, type IpcHandlers, type IpcPort } from './ipc.js'
+import { RateLimitCounters } from './shared-rate-limit-store.js'
+
+/**
+ * The state the workers share, held by the cluster's primary: the same classes a single process uses, so the
+ * limits, windows and hashing are the same whichever way the API runs. Each handler is synchronous, so a request
+ * is checked and counted before the next worker's is looked at.
+ */
+export class PrimaryState {
+  readonly limiter: AddressLimiter
+  private readonly counters = new RateLimitCounters()
+  private readonly salts = new DailySalt()
+
+  constructor(config: Pick<Config, 'maxActiveAddressesPerIp' | 'maxGeneratedPerHourPerIp'>) {
+    this.limiter = new AddressLimiter(config.maxActiveAddressesPerIp, config.maxGeneratedPerHourPerIp)
+  }
+
+  /** `otherWorkers(origin)`: the channels of every live worker but the one asking. */
+  handlers(otherWorkers: (origin: IpcPort) => Iterable<IpcPort>): IpcHandlers {
+    return {
+      'limits.reserve': ({ ip, expiresAt, now }) => this.limiter.reserve(ip, expiresAt, now),
+      'limits.release': ({ ip, expiresAt, now }) => this.limiter.release(ip, expiresAt, now),
+      'rateLimit.incr': (request) => this.counters.incr(request),
+      'salt.forDay': ({ day }) => this.salts.forDay(day).toString('base64'),
+      // The news goes out before the answer does. A client told "deleted" that connects again reaches a worker
+      // through the primary (round-robin), which passes the connection down the same, ordered, channel the news
+      // went down first: no worker can serve that client its cached listing with the message still in it.
+      'peers.messageDeleted': (args, origin) => {
+        for (const port of otherWorkers(origin)) sendEvent(port, 'messageDeleted', args)
+      },
+    }
+  }
+
+  /** Drops limiter entries that no longer limit anything; the workers' sweeps leave the primary's state alone. */
+  sweep(now = Date.now()): void {
+    this.limiter.sweep(now)
+  }
+}

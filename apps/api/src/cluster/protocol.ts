@@ -1,0 +1,45 @@
+/** What the cluster's primary and its workers say to each other over the IPC channel. */
+
+/** Set on each worker at fork; a replacement worker gets its predecessor's. */
+export const ROLE_ENV = 'TEMPBOX_API_WORKER_ROLE'
+export type WorkerRole = 'sweeper' | 'server'
+
+export interface AddressReservation {
+  /** Crosses IPC in memory only: the primary keys its entries by an HMAC of it, like a single process does. */
+  ip: string
+  expiresAt: number
+  now: number
+}
+
+export interface RateLimitIncrement {
+  /** One set of counters per route, as the plugin keeps one store per route. */
+  namespace: string
+  /** The client's IP (plus any route group id): the primary keys its counters by an HMAC of it. */
+  key: string
+  timeWindow: number
+  max: number
+  continueExceeding: boolean
+  exponentialBackoff: boolean
+  cache?: number
+}
+
+export interface RateLimitCount {
+  current: number
+  ttl: number
+}
+
+/** Requests a worker makes of the primary: method → [arguments, result]. */
+export interface PrimaryMethods {
+  'limits.reserve': [AddressReservation, void]
+  'limits.release': [AddressReservation, void]
+  'rateLimit.incr': [RateLimitIncrement, RateLimitCount]
+  /** The day's analytics salt, base64 (JSON carries no Buffer). */
+  'salt.forDay': [{ day: string }, string]
+  /** Answered once the other workers have been sent `messageDeleted`. */
+  'peers.messageDeleted': [{ inboxId: number; id: number }, void]
+}
+
+/** Events the primary sends to workers unasked. */
+export interface WorkerEvents {
+  messageDeleted: { inboxId: number; id: number }
+}

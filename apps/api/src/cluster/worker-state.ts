@@ -1,0 +1,20 @@
+import type { GlobalState } from '../global-state.js'
+import { IpcClient, processPort } from './ipc.js'
+import { ROLE_ENV } from './protocol.js'
+import { SharedAddressLimits } from './shared-address-limits.js'
+import { sharedRateLimitStore } from './shared-rate-limit-store.js'
+import { SharedVisitorSalts } from './shared-visitor-salts.js'
+
+/** A cluster worker's global state: everything that must be one for the service is asked of the primary. */
+export function workerGlobalState(ipc: IpcClient = new IpcClient(processPort())): GlobalState {
+  return {
+    addressLimits: new SharedAddressLimits(ipc),
+    rateLimitStore: sharedRateLimitStore(ipc),
+    visitorSalts: new SharedVisitorSalts(ipc),
+    peers: {
+      messageDeleted: (inboxId, id) => ipc.request('peers.messageDeleted', { inboxId, id }),
+      onMessageDeleted: (handler) => ipc.on('messageDeleted', ({ inboxId, id }) => handler(inboxId, id)),
+    },
+    runsSweeper: process.env[ROLE_ENV] === 'sweeper',
+  }
+}

@@ -1,0 +1,35 @@
+import type { FastifyRateLimitStoreCtor } from '@fastify/rate-limit'
+import type { Config } from './config.js'
+import { AddressLimiter, type AddressLimits } from './services/ip-limits.js'
+import { DailySalt, type VisitorSalts } from './services/visitor-salt.js'
+
+/** The other API processes, told of changes their caches cannot notice in the database. */
+export interface Peers {
+  /** Resolves once every other process has been sent the news (see cluster/primary-state.ts for why that suffices). */
+  messageDeleted(inboxId: number, id: number): void | Promise<void>
+  onMessageDeleted(handler: (inboxId: number, id: number) => void): void
+}
+
+/**
+ * State that must be one for the whole service, however many API processes serve it. A single process holds it
+ * itself; with API_PROCESSES > 1 each worker gets versions that ask the cluster's primary over IPC (src/cluster).
+ */
+export interface GlobalState {
+  addressLimits: AddressLimits
+  /** @fastify/rate-limit store; undefined keeps the plugin's own in-memory store. */
+  rateLimitStore?: FastifyRateLimitStoreCtor
+  visitorSalts: VisitorSalts
+  peers: Peers
+  /** Exactly one process deletes expired addresses. */
+  runsSweeper: boolean
+}
+
+/** Everything in this process: the one-process server and the tests. */
+export function localGlobalState(config: Config): GlobalState {
+  return {
+    addressLimits: new AddressLimiter(config.maxActiveAddressesPerIp, config.maxGeneratedPerHourPerIp),
+    visitorSalts: new DailySalt(),
+    peers: { messageDeleted: () => undefined, onMessageDeleted: () => undefined },
+    runsSweeper: true,
+  }
+}

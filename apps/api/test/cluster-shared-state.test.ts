@@ -1,0 +1,209 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import Fastify from 'fastify'
+import rateLimit from '@fastify/rate-limit'
+import { afterEach, describe, expect, it } from 'vitest'
+import { buildApp, type App } from '../src/app.js'
+import { loadConfig } from '../src/config.js'
+import { AppError } from '../src/errors.js'
+import errorHandler from '../src/plugins/error-handler.js'
+import { AnalyticsService } from '../src/services/analytics-service.js'
+import { IpcClient, serveIpc, UNAVAILABLE, type IpcMessage, type IpcPort } from '../src/cluster/ipc.js'
+import { PrimaryState } from '../src/cluster/primary-state.js'
+import { SharedAddressLimits } from '../src/cluster/shared-address-limits.js'
+import { sharedRateLimitStore } from '../src/cluster/shared-rate-limit-store.js'
+import { SharedVisitorSalts } from '../src/cluster/shared-visitor-salts.js'
+import { workerGlobalState } from '../src/cluster/worker-state.js'
+import { deliver, generate } from './email-fixtures.js'
+
+/**
+ * An IPC channel in memory that behaves like the cluster's: messages go through JSON and arrive in order in a later
+ * turn of the event loop; once closed, sending fails.
+ */
+function channel() {
+  const listeners = { worker: [] as ((message: unknown) => void)[], primary: [] as ((message: unknown) => void)[] }
+  let open = true
+  const deliverTo = (to: 'worker' | 'primary', message: IpcMessage, failed: (error: Error) => void) => {
+    if (!open) return failed(new Error('IPC channel closed'))
+    const copy: unknown = JSON.parse(JSON.stringify(message))
+    setImmediate(() => listeners[to].forEach((listener) => listener(copy)))
+  }
+  const worker: IpcPort = { send: (m, failed) => deliverTo('primary', m, failed), onMessage: (l) => listeners.worker.push(l) }
+  const primary: IpcPort = { send: (m, failed) => deliverTo('worker', m, failed), onMessage: (l) => listeners.primary.push(l) }
+  return { worker, primary, close: () => (open = false) }
+}
+
+const LIMITS = { maxActiveAddressesPerIp: 50, maxGeneratedPerHourPerIp: 3 }
+
+/** A primary holding the shared state, reached by `workers` IPC clients as the cluster's workers reach theirs. */
+function inMemoryCluster(workers: number, limits = LIMITS, timeoutMs?: number) {
+  const state = new PrimaryState(limits)
+  const channels = Array.from({ length: workers }, channel)
+  const handlers = state.handlers((origin) => channels.map((c) => c.primary).filter((port) => port !== origin))
+  const unexpected: unknown[] = []
+  for (const c of channels) serveIpc(c.primary, handlers, (err) => unexpected.push(err))
+  return { state, channels, unexpected, clients: channels.map((c) => new IpcClient(c.worker, timeoutMs)) }
+}
+
+/** A worker whose primary never answers (stuck), or whose channel is closed (primary gone). */
+function orphanClient(timeoutMs: number, closed = false): IpcClient {
+  const c = channel()
+  if (closed) c.close()
+  return new IpcClient(c.worker, timeoutMs)
+}
+
+async function rejection(promise: Promise<unknown>): Promise<AppError> {
+  try {
+    await promise
+  } catch (err) {
+    if (err instanceof AppError) return err
+    throw err
+  }
+  throw new Error('expected a rejection')
+}
+
+describe('address limits held by the primary', () => {
+  const ip = '198.51.100.20'
+  const hour = (now: number) => now + 3_600_000
+
+  it('counts addresses made through any worker against one hourly limit, with the single-process message', async () => {
+    const [a, b] = inMemoryCluster(2).clients.map((c) => new SharedAddressLimits(c))
+    const now = Date.now()
+    await a!.reserve(ip, hour(now), now)
+    await b!.reserve(ip, hour(now), now + 1)
+    await a!.reserve(ip, hour(now), now + 2)
+    const refused = await rejection(b!.reserve(ip, hour(now), now + 3))
+    expect(refused).toMatchObject({ statusCode: 429, code: 'rate_limited', message: 'You can create at most 3 addresses per hour. Please try again later.' })
+    // Another client is not affected.
+    await expect(b!.reserve('198.51.100.21', hour(now), now + 3)).resolves.toBeUndefined()
+  })
+
+  it('lets only as many concurrent requests through as the limit allows', async () => {
+    const clients = inMemoryCluster(2).clients.map((c) => new SharedAddressLimits(c))
+    const now = Date.now()
+    const outcomes = await Promise.allSettled(Array.from({ length: 8 }, (_, i) => clients[i % 2]!.reserve(ip, hour(now), now)))
+    expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(3)
+  })
+
+  it('gives a place back when the address could not be created, and applies the active limit', async () => {
+    const [a, b] = inMemoryCluster(2, { maxActiveAddressesPerIp: 2, maxGeneratedPerHourPerIp: 100 }).clients.map((c) => new SharedAddressLimits(c))
+    const now = Date.now()
+    await a!.reserve(ip, hour(now), now)
+    await b!.reserve(ip, hour(now), now)
+    expect(await rejection(a!.reserve(ip, hour(now), now))).toMatchObject({
+      statusCode: 429,
+      code: 'too_many_active_addresses',
+      message: 'You already have 2 active addresses. Please wait until one expires before creating another.',
+    })
+    await b!.release(ip, hour(now), now)
+    await expect(a!.reserve(ip, hour(now), now)).resolves.toBeUndefined()
+  })
+
+  it('keeps no raw IP in the primary', async () => {
+    const { state, clients } = inMemoryCluster(1)
+    await new SharedAddressLimits(clients[0]!).reserve(ip, hour(Date.now()), Date.now())
+    const entries = (state.limiter as unknown as { entries: Map<string, unknown> }).entries
+    expect(entries.size).toBe(1)
+    expect([...entries.keys()].join()).not.toContain(ip)
+  })
+
+  it('fails closed with 503 when the primary does not answer or is gone', async () => {
+    const started = Date.now()
+    const stuck = await rejection(new SharedAddressLimits(orphanClient(50)).reserve(ip, hour(started), started))
+    expect(stuck).toMatchObject({ statusCode: 503, code: 'unavailable', message: UNAVAILABLE })
+    expect(Date.now() - started).toBeLessThan(1_000)
+    const gone = await rejection(new SharedAddressLimits(orphanClient(60_000, true)).reserve(ip, hour(started), started))
+    expect(gone).toMatchObject({ statusCode: 503, code: 'unavailable' })
+  })
+})
+
+describe('@fastify/rate-limit counters held by the primary', () => {
+  const apps: ReturnType<typeof Fastify>[] = []
+  afterEach(async () => {
+    await Promise.all(apps.splice(0).map((a) => a.close()))
+  })
+
+  /** A minimal worker app: the real plugin and error handler, one route limited to 3 requests a minute. */
+  async function workerApp(ipc: IpcClient) {
+    const app = Fastify()
+    apps.push(app)
+    await app.register(errorHandler)
+    await app.register(rateLimit, { global: false, store: sharedRateLimitStore(ipc) })
+    app.post('/api/contact', { config: { rateLimit: { max: 3, timeWindow: '1 minute' } } }, async () => ({ ok: true }))
+    app.post('/api/other', { config: { rateLimit: { max: 3, timeWindow: '1 minute' } } }, async () => ({ ok: true }))
+    await app.ready()
+    return app
+  }
+
+  it("holds a route's limit across workers, per route and per client", async () => {
+    const { clients } = inMemoryCluster(2)
+    const workers = [await workerApp(clients[0]!), await workerApp(clients[1]!)]
+    const post = (i: number, url = '/api/contact', remoteAddress = '203.0.113.5') => workers[i % 2]!.inject({ method: 'POST', url, remoteAddress })
+    const answers = []
+    for (let i = 0; i < 4; i++) answers.push(await post(i))
+    expect(answers.map((r) => r.statusCode)).toEqual([200, 200, 200, 429])
+    expect(answers.map((r) => r.headers['x-ratelimit-remaining'])).toEqual(['2', '1', '0', '0'])
+    expect(answers[3]!.json()).toEqual({ error: 'Too many requests. Please wait a moment and try again.', code: 'rate_limited' })
+    expect(Number(answers[3]!.headers['retry-after'])).toBeGreaterThan(55)
+    // Other routes and other clients keep their own counts.
+    expect((await post(0, '/api/other')).statusCode).toBe(200)
+    expect((await post(1, '/api/contact', '203.0.113.6')).statusCode).toBe(200)
+  })
+
+  it('refuses with the 503 error when the primary does not answer', async () => {
+    const app = await workerApp(orphanClient(50))
+    const res = await app.inject({ method: 'POST', url: '/api/contact' })
+    expect(res.statusCode).toBe(503)
+    expect(res.json()).toEqual({ error: UNAVAILABLE, code: 'unavailable' })
+  })
+})
+
+describe('analytics visitor salt held by the primary', () => {
+  it('hashes one visitor alike in every worker, and differently the next day', async () => {
+    const { clients } = inMemoryCluster(2)
+    const [a, b] = clients.map((c) => new AnalyticsService(null as never, async () => null, new SharedVisitorSalts(c)))
+    const day = Date.UTC(2026, 0, 1, 12)
+    const hash = await a!.visitorHash('203.0.113.9', 'UA', day)
+    expect(await b!.visitorHash('203.0.113.9', 'UA', day + 60_000)).toBe(hash)
+    expect(await b!.visitorHash('203.0.113.9', 'UA', day + 86_400_000)).not.toBe(hash)
+  })
+})
+
+describe('workers built on the primary (in one process, over one database file)', () => {
+  let dir = ''
+  const apps: App[] = []
+  afterEach(async () => {
+    await Promise.all(apps.splice(0).map((a) => a.close()))
+    if (dir) rmSync(dir, { recursive: true, force: true })
+  })
+
+  async function workers(env: Record<string, string> = {}) {
+    dir = mkdtempSync(join(tmpdir(), 'tempbox-cluster-'))
+    const config = loadConfig({ DATABASE_PATH: join(dir, 'tempbox.sqlite'), DATA_DIR: dir, LOG_LEVEL: 'silent', WEB_DIST_DIR: '', ...env })
+    const { clients } = inMemoryCluster(2, config)
+    for (const ipc of clients) apps.push(await buildApp(config, workerGlobalState(ipc)))
+    await Promise.all(apps.map((a) => a.ready()))
+    return apps as [App, App]
+  }
+
+  it('answers the 4th address of the hour with 429, whichever worker serves it', async () => {
+    const [a, b] = await workers({ MAX_GENERATED_PER_HOUR_PER_IP: '3' })
+    const statuses = []
+    for (let i = 0; i < 4; i++) statuses.push((await [a, b][i % 2]!.inject({ method: 'POST', url: '/api/email/generate', remoteAddress: '198.51.100.7' })).statusCode)
+    expect(statuses).toEqual([200, 200, 200, 429])
+  })
+
+  it('drops a deleted message from every worker, not only the one that deleted it', async () => {
+    const [a, b] = await workers()
+    const address = await generate(a)
+    const id = await deliver(a, address, { subject: 'Delete me' })
+    const subjects = async (app: App) => ((await app.inject({ method: 'GET', url: `/api/email/${address}` })).json() as { messages: { subject: string }[] }).messages.map((m) => m.subject)
+    // Both workers now hold the listing in their caches.
+    expect(await subjects(a)).toEqual(['Delete me'])
+    expect(await subjects(b)).toEqual(['Delete me'])
+    expect((await a.inject({ method: 'DELETE', url: `/api/email/${address}/messages/${id}` })).statusCode).toBe(204)
+    expect(await subjects(b)).toEqual([])
+    expect(await subjects(a)).toEqual([])
+  })
+})
