@@ -40,8 +40,9 @@ export async function startApiStack(repoRoot: string, options: { withIngest: boo
   const api = await spawnUntil(process.execPath, [...nodeArgs, '--import', 'tsx', join(repoRoot, 'apps/api/src/server.ts')], {
     cwd: join(repoRoot, 'bench'),
     env: { ...env, LOG_LEVEL: 'info' },
-    // Fastify logs where it listens at info level; the routes that are benchmarked log at warn only.
-    readyText: /listening/i,
+    // Fastify logs where it listens at info level; the routes that are benchmarked log at warn only. With several
+    // processes the cluster's primary says when every worker listens.
+    readyText: Number(options.env?.API_PROCESSES ?? 1) > 1 ? /workers serving/ : /listening/i,
   }).catch((err: unknown) => {
     cleanUp()
     throw err

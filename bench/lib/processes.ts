@@ -76,3 +76,23 @@ export function cpuMs(pid: number): number {
     return Number.NaN
   }
 }
+
+/** The process and its children (e.g. the api's cluster workers), from /proc. */
+export function processTree(pid: number): number[] {
+  try {
+    const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number)
+    return [pid, ...children.flatMap(processTree)]
+  } catch {
+    return [pid]
+  }
+}
+
+/** CPU time of a process and all its children, in ms. */
+export function treeCpuMs(pid: number): number {
+  return processTree(pid).reduce((sum, p) => sum + (cpuMs(p) || 0), 0)
+}
+
+/** Resident memory of a process and all its children, in MB. */
+export function treeRssMb(pid: number): number {
+  return processTree(pid).reduce((sum, p) => sum + (rssMb(p) || 0), 0)
+}
