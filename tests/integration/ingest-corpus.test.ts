@@ -59,13 +59,13 @@ describe('the real-mail corpus', () => {
   })
 
   it.each(files.map((file, i) => [relative(CORPUS_DIR, file), file, i] as const))(
-    '%s is accepted with 250 and stored with its subject and sender decoded',
+    '%s is accepted with 250, stored with its subject and sender decoded, and downloads whole',
     async (_name, file, i) => {
       expect(replies.get(file)).toMatch(/^250 /)
       const row = await db
         .selectFrom('message')
         .innerJoin('inbox', 'inbox.id', 'message.inbox_id')
-        .select(['message.subject', 'message.from_name', 'message.from_address', 'message.raw', 'message.headers'])
+        .select(['message.id', 'message.subject', 'message.from_name', 'message.from_address', 'message.raw', 'message.size', 'message.headers'])
         .where('inbox.address', '=', `corpus${i}@${stack.mailDomain}`)
         .executeTakeFirstOrThrow()
       const headers = JSON.parse(row.headers) as Array<[string, string]>
@@ -81,6 +81,10 @@ describe('the real-mail corpus', () => {
       const fromAddress = /<([^<>@\s]+@[^<>\s]+)>/.exec(fromHeader)?.[1] ?? /^\s*([^\s<>"@]+@[^\s<>",;]+)\s*$/.exec(fromHeader)?.[1]
       if (fromAddress) expect(row.from_address.toLowerCase()).toBe(fromAddress.toLowerCase())
       expect(row.raw.length).toBeGreaterThan(0)
+      // Whether its body was stored once as its text or whole, the .eml is every byte received.
+      const eml = await fetch(`${stack.apiUrl}/api/email/corpus${i}@${stack.mailDomain}/messages/${row.id}/raw`)
+      expect(eml.status).toBe(200)
+      expect((await eml.arrayBuffer()).byteLength).toBe(row.size)
     },
   )
 })

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import { createDb, type Db } from '@tempbox/db'
+import { createDb, fullSource, type Db } from '@tempbox/db'
 import nodemailer from 'nodemailer'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startStack, waitFor, type Stack } from '../support/stack.js'
@@ -74,7 +74,7 @@ describe('mail ingest killed with SIGKILL mid-stream', () => {
     const rows = await db
       .selectFrom('message')
       .innerJoin('inbox', 'inbox.id', 'message.inbox_id')
-      .select(['message.id', 'message.subject', 'message.raw', 'message.size', 'message.attachment_count', 'inbox.address'])
+      .select(['message.id', 'message.subject', 'message.raw', 'message.text', 'message.raw_body_is_text', 'message.size', 'message.attachment_count', 'inbox.address'])
       .where('message.subject', 'like', 'crash %')
       .execute()
     const bySubject = new Map(rows.map((row) => [row.subject, row]))
@@ -82,7 +82,7 @@ describe('mail ingest killed with SIGKILL mid-stream', () => {
       const row = bySubject.get(`crash ${id}`)
       expect(row, `acknowledged message ${id} is missing`).toBeDefined()
       expect(row!.address).toBe(sent.to)
-      expect(row!.raw.equals(sent.raw), `raw bytes of ${id} differ`).toBe(true)
+      expect(fullSource(row!).equals(sent.raw), `raw bytes of ${id} differ`).toBe(true)
       expect(row!.size).toBe(sent.raw.length)
       expect(row!.attachment_count).toBe(1)
       const attachment = await db.selectFrom('attachment').select(['filename', 'content']).where('message_id', '=', row!.id).executeTakeFirstOrThrow()

@@ -1,3 +1,4 @@
+import { toStoredSource } from '@tempbox/db'
 import type { App } from '../src/app.js'
 
 export interface TestMail {
@@ -25,6 +26,8 @@ export async function deliver(app: App, address: string, mail: TestMail = {}): P
   const subject = mail.subject ?? 'Hello'
   const raw = mail.raw ?? Buffer.from(`From: ${mail.fromAddress ?? 'sender@example.com'}\r\nSubject: ${subject}\r\n\r\n${mail.text ?? ''}\r\n`)
   const attachments = mail.attachments ?? []
+  const text = mail.text === undefined ? 'Hello there' : mail.text
+  const source = toStoredSource(raw, text)
   const row = await app.db
     .insertInto('message')
     .values({
@@ -33,13 +36,14 @@ export async function deliver(app: App, address: string, mail: TestMail = {}): P
       from_address: mail.fromAddress ?? 'sender@example.com',
       recipients: JSON.stringify([{ name: '', address }]),
       subject,
-      text: mail.text === undefined ? 'Hello there' : mail.text,
+      text,
       html: mail.html ?? null,
       sent_at: Date.UTC(2026, 10, 22, 8, 0, 0),
       received_at: mail.receivedAt ?? Date.now(),
-      size: raw.length,
+      size: source.size,
       headers: JSON.stringify(mail.headers ?? [['From', mail.fromAddress ?? 'sender@example.com'], ['Subject', subject]]),
-      raw,
+      raw: source.raw,
+      raw_body_is_text: source.bodyIsText ? 1 : 0,
       attachment_count: attachments.length,
     })
     .returning('id')

@@ -55,6 +55,18 @@ describe('GET /api/email/{address}/messages/{id}', () => {
 })
 
 describe('raw source and attachments', () => {
+  it('downloads a plain message stored as header block + text byte for byte', async () => {
+    const raw = Buffer.from('From: a@example.test\r\nSubject: Plain\r\n\r\nYour code is 4821.\r\n\r\nBye\r\n')
+    const id = await deliver(app, address, { subject: 'Plain', raw, text: 'Your code is 4821.\n\nBye\n' })
+    const stored = await app.db.selectFrom('message').select(['raw', 'raw_body_is_text']).where('id', '=', id).executeTakeFirstOrThrow()
+    expect(stored.raw_body_is_text).toBe(1)
+    const res = await app.inject({ method: 'GET', url: `/api/email/${address}/messages/${id}/raw` })
+    expect(res.statusCode).toBe(200)
+    expect(res.rawPayload.equals(raw)).toBe(true)
+    const full = await app.inject({ method: 'GET', url: `/api/email/${address}/messages/${id}` })
+    expect(full.json()).toMatchObject({ text: 'Your code is 4821.\n\nBye\n' })
+  })
+
   it('downloads the exact raw bytes as an .eml named after the subject', async () => {
     const raw = Buffer.concat([Buffer.from('Subject: =?UTF-8?B?w6lsw6l2ZQ==?=\r\nX-Bin: '), Buffer.from([0xff, 0xfe, 0x00]), Buffer.from('\r\n\r\nbody\r\n')])
     const id = await deliver(app, address, { subject: 'Élève: notes/1', raw })

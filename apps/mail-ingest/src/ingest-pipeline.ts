@@ -1,5 +1,5 @@
 import { MessageChannel } from 'node:worker_threads'
-import type { Db } from '@tempbox/db'
+import { toStoredSource, type Db } from '@tempbox/db'
 import type { Config } from './config.js'
 import { parseMessage } from './parse-message.js'
 import type { ParseRequest, PipelineReply } from './pipeline-messages.js'
@@ -81,10 +81,9 @@ export function createIngestPipeline(db: Db, sqlite: SqliteHandle, config: Confi
         parsers[parser]!.worker.postMessage({ id, raw, inboxIds, receivedAt } satisfies ParseRequest)
       }),
     close: async () => {
-      await Promise.all(parsers.map((p) => p.stop()))
-      // The writer first: its last commits may still notify the checkpointer.
-      await writer.stop()
-      await checkpointer.stop()
+      // All marked as stopping at once: a worker whose peers are gone has nothing left to wait for and exits by
+      // itself, which would otherwise count as a crash.
+      await Promise.all([...parsers.map((p) => p.stop()), writer.stop(), checkpointer.stop()])
     },
   }
 }
@@ -94,7 +93,8 @@ function createInProcessPipeline(db: Db, sqlite: SqliteHandle, config: Config): 
   return {
     ready: Promise.resolve(),
     accept: async (raw, inboxIds, receivedAt) => {
-      await store.store({ inboxIds, raw, receivedAt, parsed: await parseMessage(raw) })
+      const parsed = await parseMessage(raw)
+      await store.store({ inboxIds, source: toStoredSource(raw, parsed.text), receivedAt, parsed })
     },
     close: () => store.drain(),
   }

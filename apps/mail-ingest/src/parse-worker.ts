@@ -3,6 +3,7 @@
  * result straight to the store worker over a dedicated channel.
  */
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads'
+import { toStoredSource } from '@tempbox/db'
 import { parseMessage } from './parse-message.js'
 import type { ParseRequest, PipelineReply, StoreRequest } from './pipeline-messages.js'
 import { asBuffer, signalReady } from './worker-rpc.js'
@@ -12,7 +13,9 @@ const { storePort } = workerData as { storePort: MessagePort }
 parentPort!.on('message', ({ id, raw, inboxIds, receivedAt }: ParseRequest) => {
   const bytes = asBuffer(raw)
   parseMessage(bytes).then(
-    (parsed) => storePort.postMessage({ id, message: { inboxIds, receivedAt, raw: bytes, parsed } } satisfies StoreRequest),
+    // Split here, in parallel with the other parsers, so only the header block crosses to the store worker when the
+    // body is the text.
+    (parsed) => storePort.postMessage({ id, message: { inboxIds, receivedAt, source: toStoredSource(bytes, parsed.text), parsed } } satisfies StoreRequest),
     (error: unknown) => parentPort!.postMessage({ id, ok: false, error: String(error) } satisfies PipelineReply),
   )
 })

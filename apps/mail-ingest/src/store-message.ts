@@ -1,4 +1,4 @@
-import type { createDb, Db, NewAttachment, NewMessage } from '@tempbox/db'
+import type { createDb, Db, NewAttachment, NewMessage, StoredSource } from '@tempbox/db'
 import type { ParsedMessage } from './parse-message.js'
 
 /** The better-sqlite3 handle createDb opens beside the Kysely instance. */
@@ -8,15 +8,15 @@ export interface IncomingMessage {
   /** Distinct inboxes the message goes to; one row is stored for each. */
   inboxIds: number[]
   parsed: ParsedMessage
-  /** Exactly the bytes received after DATA. */
-  raw: Buffer
+  /** The bytes received after DATA, as they are stored (toStoredSource: the body may be left to `parsed.text`). */
+  source: StoredSource
   receivedAt: number
 }
 
 /** Writes messages and their attachments in ONE transaction: all of them are committed, or none. */
 export type WriteMessages = (messages: IncomingMessage[]) => void
 
-function messageRow(inboxId: number, { parsed, raw, receivedAt }: IncomingMessage, recipients: string, headers: string): NewMessage {
+function messageRow(inboxId: number, { parsed, source, receivedAt }: IncomingMessage, recipients: string, headers: string): NewMessage {
   return {
     inbox_id: inboxId,
     from_name: parsed.from.name,
@@ -27,10 +27,11 @@ function messageRow(inboxId: number, { parsed, raw, receivedAt }: IncomingMessag
     html: parsed.html,
     sent_at: parsed.sentAt,
     received_at: receivedAt,
-    size: raw.length,
+    size: source.size,
     headers,
-    raw,
+    raw: source.raw,
     attachment_count: parsed.attachments.length,
+    raw_body_is_text: source.bodyIsText ? 1 : 0,
   }
 }
 
@@ -56,7 +57,7 @@ function attachmentRow(messageId: number, position: number, a: ParsedMessage['at
 export function createMessageWriter(db: Db, sqlite: SqliteHandle): WriteMessages {
   const sample: IncomingMessage = {
     inboxIds: [0],
-    raw: Buffer.alloc(0),
+    source: { raw: Buffer.alloc(0), bodyIsText: false, size: 0 },
     receivedAt: 0,
     parsed: { from: { name: '', address: '' }, recipients: [], subject: '', text: null, html: null, sentAt: null, headers: [], attachments: [] },
   }
@@ -79,9 +80,9 @@ export function createMessageWriter(db: Db, sqlite: SqliteHandle): WriteMessages
 }
 
 /** About what one stored message adds to the WAL: its large columns, once per inbox it goes to. */
-export function walBytesOf({ raw, parsed, inboxIds }: IncomingMessage): number {
+export function walBytesOf({ source, parsed, inboxIds }: IncomingMessage): number {
   const attachments = parsed.attachments.reduce((sum, a) => sum + a.content.length, 0)
-  return (raw.length + (parsed.text?.length ?? 0) + (parsed.html?.length ?? 0) + attachments + 512) * inboxIds.length
+  return (source.raw.length + (parsed.text?.length ?? 0) + (parsed.html?.length ?? 0) + attachments + 512) * inboxIds.length
 }
 
 export interface MessageStore {

@@ -30,7 +30,7 @@ const reply = (message: PipelineReply) => parentPort!.postMessage(message)
 for (const port of parserPorts) {
   port.on('message', ({ id, message }: StoreRequest) => {
     const parsed = { ...message.parsed, attachments: message.parsed.attachments.map((a) => ({ ...a, content: asBuffer(a.content) })) }
-    store.store({ ...message, raw: asBuffer(message.raw), parsed }).then(
+    store.store({ ...message, source: { ...message.source, raw: asBuffer(message.source.raw) }, parsed }).then(
       () => reply({ id, ok: true }),
       (error: unknown) => reply({ id, ok: false, error: error instanceof Error ? error.message : String(error) }),
     )

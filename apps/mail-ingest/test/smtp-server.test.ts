@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { connect } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createDb, migrateToLatest, type Db } from '@tempbox/db'
+import { createDb, fullSource, migrateToLatest, type Db } from '@tempbox/db'
 import nodemailer, { type SendMailOptions } from 'nodemailer'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { loadConfig } from '../src/config.js'
@@ -91,8 +91,8 @@ describe('mail ingest over SMTP', () => {
     expect(JSON.parse(message!.recipients)).toEqual([{ name: '', address: to }])
     const headers = JSON.parse(message!.headers) as Array<[string, string]>
     expect(headers).toContainEqual(['Subject', 'Hello there'])
-    expect(message!.raw.toString()).toContain('Just a plain message.')
-    expect(message!.size).toBe(message!.raw.length)
+    expect(fullSource(message!).toString()).toContain('Just a plain message.')
+    expect(message!.size).toBe(fullSource(message!).length)
   })
 
   it('keeps an HTML-only message as HTML and leaves text empty for the API to render', async () => {
@@ -137,7 +137,7 @@ describe('mail ingest over SMTP', () => {
     expect(info.response).toMatch(/^250 /)
     const [message] = await messagesOf(to)
     expect(message!.subject).toBe('Broken MIME')
-    expect(message!.raw.equals(raw)).toBe(true)
+    expect(fullSource(message!).equals(raw)).toBe(true)
   })
 
   it('un-stuffs lines starting with a dot and finds the end of DATA however TCP splits the bytes', async () => {
@@ -176,7 +176,9 @@ describe('mail ingest over SMTP', () => {
     })
     expect(replies.at(-1)).toMatch(/^250 /)
     const [message] = await messagesOf(to)
-    expect(message!.raw.toString()).toBe(original)
+    expect(fullSource(message!).toString()).toBe(original)
+    // Its body is exactly its text, so it is stored once.
+    expect(message!.raw_body_is_text).toBe(1)
     expect(message!.text).toContain('.starts with a dot\n..two dots\na . in the middle\n.\nlast line')
   })
 

@@ -1,4 +1,4 @@
-import { createDb, migrateToLatest, type Db } from '@tempbox/db'
+import { createDb, fullSource, migrateToLatest, toStoredSource, type Db } from '@tempbox/db'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { ParsedMessage } from '../src/parse-message.js'
 import { createMessageStore, createMessageWriter, walBytesOf, type IncomingMessage, type SqliteHandle } from '../src/store-message.js'
@@ -18,7 +18,7 @@ function message(subject: string, inboxIds = [inboxId]): IncomingMessage {
     headers: [['Subject', subject]],
     attachments: [{ filename: 'a.txt', contentType: 'text/plain', size: 3, contentId: null, isInline: false, content: Buffer.from('abc') }],
   }
-  return { inboxIds, parsed, raw: Buffer.from(`Subject: ${subject}\r\n\r\nbody\r\n`), receivedAt: Date.now() }
+  return { inboxIds, parsed, source: toStoredSource(Buffer.from(`Subject: ${subject}\r\n\r\nbody\r\n`), parsed.text), receivedAt: Date.now() }
 }
 
 beforeEach(async () => {
@@ -52,6 +52,17 @@ describe('message store', () => {
     expect(attachment).toMatchObject({ message_id: row.id, position: 0, filename: 'a.txt', content_type: 'text/plain', size: 3, is_inline: 0 })
   })
 
+  it('stores the body of a plain-text message once, as its text, and gives back the exact source', async () => {
+    const received = Buffer.from('From: ann@example.test\r\nSubject: plain\r\n\r\nLine one\r\nLine two\r\n')
+    const plain = { ...message('plain'), source: toStoredSource(received, 'Line one\nLine two\n') }
+    plain.parsed.text = 'Line one\nLine two\n'
+    await createMessageStore(createMessageWriter(db, sqlite), { maxBatchMessages: 10 }).store(plain)
+    const row = await db.selectFrom('message').selectAll().executeTakeFirstOrThrow()
+    expect(row).toMatchObject({ raw_body_is_text: 1, size: received.length, text: 'Line one\nLine two\n' })
+    expect(row.raw.toString()).toBe('From: ann@example.test\r\nSubject: plain\r\n\r\n')
+    expect(fullSource(row).equals(received)).toBe(true)
+  })
+
   it('commits messages that arrive together in one transaction', async () => {
     let transactions = 0
     const write = createMessageWriter(db, sqlite)
@@ -83,7 +94,7 @@ describe('message store', () => {
     await Promise.all([store.store(message('a')), store.store(message('b'))])
     await Promise.allSettled([store.store(message('good')), store.store(message('orphan', [inboxId + 999]))])
     expect(committed).toEqual([['a', 'b'], ['good']])
-    expect(walBytesOf(message('sized', [inboxId, inboxId]))).toBeGreaterThan(2 * message('sized').raw.length)
+    expect(walBytesOf(message('sized', [inboxId, inboxId]))).toBeGreaterThan(2 * message('sized').source.raw.length)
   })
 
   it('stores a message once for each of its inboxes, all or nothing', async () => {

@@ -31,9 +31,13 @@ export interface MessageTable {
   size: number
   /** JSON array of `[name, value]` header lines, in order. */
   headers: string
-  /** The message exactly as received over SMTP. */
+  /**
+   * The message as received over SMTP: all of it, or only its header block when `raw_body_is_text` (the body is then
+   * `text` with CRLF line ends). Read it through `fullSource` (message-source.ts).
+   */
   raw: Buffer
   attachment_count: Generated<number>
+  raw_body_is_text: Generated<number>
 }
 
 export interface AttachmentTable {

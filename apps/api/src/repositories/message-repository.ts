@@ -1,7 +1,7 @@
-import type { Db, MessageRow } from '@tempbox/db'
+import { fullSource, type Db, type MessageRow } from '@tempbox/db'
 
 /** Everything but the raw source, which only the download needs. */
-export type MessageSummaryRow = Omit<MessageRow, 'raw'>
+export type MessageSummaryRow = Omit<MessageRow, 'raw' | 'raw_body_is_text'>
 
 const SUMMARY_COLUMNS = [
   'id', 'inbox_id', 'from_name', 'from_address', 'recipients', 'subject', 'text', 'html', 'sent_at', 'received_at',
@@ -22,8 +22,15 @@ export async function findMessage(db: Db, inboxId: number, id: number): Promise<
   return db.selectFrom('message').select(SUMMARY_COLUMNS).where('id', '=', id).where('inbox_id', '=', inboxId).executeTakeFirst()
 }
 
+/** The message's source exactly as received (rebuilt from header block and text when stored that way). */
 export async function findRawMessage(db: Db, inboxId: number, id: number): Promise<Pick<MessageRow, 'id' | 'subject' | 'raw'> | undefined> {
-  return db.selectFrom('message').select(['id', 'subject', 'raw']).where('id', '=', id).where('inbox_id', '=', inboxId).executeTakeFirst()
+  const row = await db
+    .selectFrom('message')
+    .select(['id', 'subject', 'raw', 'text', 'raw_body_is_text'])
+    .where('id', '=', id)
+    .where('inbox_id', '=', inboxId)
+    .executeTakeFirst()
+  return row && { id: row.id, subject: row.subject, raw: fullSource(row) }
 }
 
 /** The oldest message in the inbox newer than `afterId`, for the long poll. */

@@ -2,6 +2,7 @@ import type { Migration, MigrationProvider } from 'kysely'
 import * as m0001 from './2026_11_22_000001_create_inbox_and_message.js'
 import * as m0002 from './2026_11_22_000002_create_contact_analytics_links.js'
 import * as m0003 from './2026_11_22_000003_count_generated_addresses.js'
+import * as m0004 from './2026_11_23_000004_message_body_from_text.js'
 
 /**
  * Migrations are listed statically (not read from disk) so they survive bundling into each app.
@@ -11,6 +12,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026_11_22_000001_create_inbox_and_message': m0001,
   '2026_11_22_000002_create_contact_analytics_links': m0002,
   '2026_11_22_000003_count_generated_addresses': m0003,
+  '2026_11_23_000004_message_body_from_text': m0004,
 }
 
 export const migrationProvider: MigrationProvider = {

@@ -1,0 +1,44 @@
+/**
+ * How a message's source (the bytes received after DATA) is stored. For most plain-text mail the body after the
+ * header block is exactly the text part with CRLF line ends, so it would be stored twice: once in `raw`, once in
+ * `text`. Then only the header block goes into `raw` and `raw_body_is_text` is set; the source is rebuilt from the
+ * two on demand (the .eml download), byte for byte. Anything else (MIME parts, transfer encodings, other charsets,
+ * bare LF) is stored whole: the split is made only when rebuilding gives back the very bytes received.
+ */
+export interface StoredSource {
+  /** The whole source, or only its header block (through the blank line) when `bodyIsText`. */
+  raw: Buffer
+  bodyIsText: boolean
+  /** Length of the whole source. */
+  size: number
+}
+
+const BLANK_LINE = Buffer.from('\r\n\r\n')
+
+function bodyOf(text: string): Buffer {
+  return Buffer.from(text.replace(/\n/g, '\r\n'))
+}
+
+/** Splits `received` for storage when its body is `text` exactly; otherwise keeps it whole. */
+export function toStoredSource(received: Buffer, text: string | null): StoredSource {
+  const whole = { raw: received, bodyIsText: false, size: received.length }
+  if (!text) return whole
+  const end = received.indexOf(BLANK_LINE)
+  if (end < 0) return whole
+  const bodyStart = end + BLANK_LINE.length
+  // A cheap length check first: most messages that cannot match fail it without building the body.
+  if (Buffer.byteLength(text) + countNewlines(text) !== received.length - bodyStart) return whole
+  if (!bodyOf(text).equals(received.subarray(bodyStart))) return whole
+  return { raw: received.subarray(0, bodyStart), bodyIsText: true, size: received.length }
+}
+
+function countNewlines(text: string): number {
+  let count = 0
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) count++
+  return count
+}
+
+/** The source exactly as received, from a stored row. */
+export function fullSource(row: { raw: Buffer; text: string | null; raw_body_is_text: number }): Buffer {
+  return row.raw_body_is_text ? Buffer.concat([row.raw, bodyOf(row.text ?? '')]) : row.raw
+}
