@@ -26,16 +26,21 @@ export function toStoredSource(received: Buffer, text: string | null): StoredSou
   const end = received.indexOf(BLANK_LINE)
   if (end < 0) return whole
   const bodyStart = end + BLANK_LINE.length
-  // A cheap length check first: most messages that cannot match fail it without building the body.
-  if (Buffer.byteLength(text) + countNewlines(text) !== received.length - bodyStart) return whole
-  if (!bodyOf(text).equals(received.subarray(bodyStart))) return whole
+  if (!isTextWithCrlf(received.subarray(bodyStart), text)) return whole
   return { raw: received.subarray(0, bodyStart), bodyIsText: true, size: received.length }
 }
 
-function countNewlines(text: string): number {
-  let count = 0
-  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) count++
-  return count
+/**
+ * Whether `body` is exactly the bytes of `text` with each LF written CRLF. This runs for every message on the parse
+ * worker, so it compares strings (decoding the body is the cheapest of the ways measured: about 100 µs for 100 KB
+ * against 150–280 µs for encoding the text or comparing line by line). UTF-8 decoding maps distinct valid byte
+ * sequences to distinct strings, and anything invalid decodes to U+FFFD: a body holding U+FFFD is simply kept whole.
+ */
+function isTextWithCrlf(body: Buffer, text: string): boolean {
+  // Every LF becomes two bytes, so a body shorter than the text cannot match (a cheap first filter).
+  if (body.length < text.length) return false
+  const decoded = body.toString('utf8')
+  return !decoded.includes('\uFFFD') && decoded === text.replaceAll('\n', '\r\n')
 }
 
 /** The source exactly as received, from a stored row. */

@@ -48,3 +48,12 @@ describe('stored message source', () => {
     }
   })
 })
+
+describe('stored message source, bytes that are not UTF-8', () => {
+  it('keeps a body with invalid UTF-8 whole even when its text reads the same', () => {
+    const received = Buffer.concat([Buffer.from(head), Buffer.from([0x48, 0x69, 0xff, 0x0d, 0x0a])])
+    const stored = toStoredSource(received, 'Hi\uFFFD\n')
+    expect(stored.bodyIsText).toBe(false)
+    expect(stored.raw).toBe(received)
+  })
+})
