@@ -1,4 +1,5 @@
 import { simpleParser, type AddressObject, type EmailAddress } from 'mailparser'
+import { plainTextBody } from './plain-text-body.js'
 
 export interface MailAddress {
   name: string
@@ -47,17 +48,17 @@ const PARSER_OPTIONS = {
  * Parses raw RFC 822 bytes. Never throws: malformed MIME falls back to what the header block alone
  * gives, because an accepted message must be stored (with its raw source) rather than dropped.
  */
-export async function parseMessage(raw: Buffer): Promise<ParsedMessage> {
+export async function parseMessage(raw: Buffer, options: { plainTextShortcut?: boolean } = {}): Promise<ParsedMessage> {
   try {
     // Some tools save messages with a UTF-8 byte order mark, which would hide the first header.
     const input = raw[0] === 0xef && raw[1] === 0xbb && raw[2] === 0xbf ? raw.subarray(3) : raw
-    const mail = await simpleParser(input, PARSER_OPTIONS)
+    // A body that needs no decoding is read directly; mailparser then only parses the header block.
+    const plain = options.plainTextShortcut === false ? null : plainTextBody(input)
+    const mail = await simpleParser(plain ? plain.head : input, PARSER_OPTIONS)
     const from = flattenAddresses(mail.from)[0] ?? { name: '', address: '' }
-    const html = typeof mail.html === 'string' && mail.html !== '' ? mail.html : null
-    const text = typeof mail.text === 'string' && (mail.text !== '' || html === null) ? mail.text : null
-    const sentAt = mail.date instanceof Date && !Number.isNaN(mail.date.getTime()) && hasHeader(mail.headerLines, 'date')
-      ? mail.date.getTime()
-      : null
+    const html = plain ? null : typeof mail.html === 'string' && mail.html !== '' ? mail.html : null
+    const text = plain ? plain.text : typeof mail.text === 'string' && (mail.text !== '' || html === null) ? mail.text : null
+    const sentAt = sentAtOf(mail.headerLines)
     const charset = charsetOf(mail.headers.get('content-type'))
     const headers = mail.headerLines.map((h) => splitHeaderLine(decodeHeaderBytes(h.line, charset)))
     return {
@@ -126,8 +127,15 @@ function charsetOf(value: unknown): string | undefined {
   return params?.charset?.toLowerCase()
 }
 
-function hasHeader(lines: ReadonlyArray<{ key: string }>, key: string): boolean {
-  return lines.some((l) => l.key === key)
+/**
+ * The Date header in epoch ms, or null when it is missing or unreadable (mailparser would put the time of parsing
+ * there instead, which the inbox would show as when the mail was sent). Parsed as mailparser does, with `Date`.
+ */
+function sentAtOf(lines: ReadonlyArray<{ key: string; line: string }>): number | null {
+  const line = lines.find((l) => l.key === 'date')?.line
+  if (line === undefined) return null
+  const time = new Date(splitHeaderLine(line)[1]).getTime()
+  return Number.isNaN(time) ? null : time
 }
 
 function splitHeaderLine(line: string): [string, string] {

@@ -65,4 +65,13 @@ describe('parseMessage', () => {
     expect(parsed.subject).toBe('')
     expect(parsed.from.address).toBe('')
   })
+
+  it('has no sent date when the Date header cannot be read, rather than the time of parsing', async () => {
+    for (const date of ['%DATE%', 'yesterday-ish', '']) {
+      const parsed = await parseMessage(Buffer.from(`From: a@example.test\r\nDate: ${date}\r\nSubject: x\r\n\r\nHi\r\n`))
+      expect(parsed.sentAt, date).toBeNull()
+    }
+    const dated = await parseMessage(Buffer.from('From: a@example.test\r\nDate: Mon, 23 Nov 2026 10:00:00 +0100\r\n\r\nHi\r\n'))
+    expect(dated.sentAt).toBe(Date.UTC(2026, 10, 23, 9, 0, 0))
+  })
 })

@@ -1,0 +1,59 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { parseMessage } from '../src/parse-message.js'
+import { plainTextBody } from '../src/plain-text-body.js'
+
+/** Real messages from other projects' test suites (beside the repository, as CI clones it). */
+const CORPUS_DIR = new URL('../../../../shared/corpus/real-mail/', import.meta.url).pathname
+
+function listMessages(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name)
+    if (statSync(path).isDirectory()) return name === 'LICENSES' ? [] : listMessages(path)
+    return name.endsWith('.eml') ? [path] : []
+  })
+}
+
+const HEAD = 'From: "Ann" <ann@example.test>\r\nTo: box@tempbox.test\r\nSubject: Hello\r\nDate: Mon, 23 Nov 2026 10:00:00 +0000\r\n'
+const message = (headers: string, body: string | Buffer) => Buffer.concat([Buffer.from(`${HEAD}${headers}\r\n`), Buffer.from(body)])
+
+/** [what, message, whether the shortcut applies]; in every case the parse must equal mailparser's own. */
+const CASES: Array<[string, Buffer, boolean]> = [
+  ['no Content-Type at all', message('', 'Hello\r\nthere\r\n'), true],
+  ['UTF-8, 8bit', message('Content-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: 8bit\r\n', 'Grüße, Zoë 🎉\r\n'), true],
+  ['quoted, upper-case charset, folded header', message('Content-Type: text/plain;\r\n charset="UTF-8"\r\n', 'Code 4821\r\n\r\n'), true],
+  ['no final line end', message('Content-Type: text/plain; charset=us-ascii\r\n', 'last line'), true],
+  ['empty body', message('Content-Type: text/plain\r\n', ''), false],
+  ['100 KB of text', message('Content-Type: text/plain; charset=utf-8\r\n', 'The quick brown fox jumps over the lazy dog.\r\n'.repeat(2300)), true],
+  ['8-bit bytes declared US-ASCII', message('Content-Type: text/plain; charset=us-ascii\r\n', 'caf\u00e9\r\n'), false],
+  ['Latin-1', message('Content-Type: text/plain; charset=iso-8859-1\r\n', Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0d, 0x0a])), false],
+  ['invalid UTF-8', message('Content-Type: text/plain; charset=utf-8\r\n', Buffer.from([0x48, 0xff, 0x0d, 0x0a])), false],
+  ['format=flowed', message('Content-Type: text/plain; charset=utf-8; format=flowed\r\n', 'soft \r\nbreak\r\n'), false],
+  ['quoted-printable', message('Content-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: quoted-printable\r\n', 'caf=C3=A9\r\n'), false],
+  ['base64', message('Content-Transfer-Encoding: base64\r\n', 'SGVsbG8=\r\n'), false],
+  ['HTML', message('Content-Type: text/html; charset=utf-8\r\n', '<p>Hi</p>\r\n'), false],
+  ['multipart', message('Content-Type: multipart/alternative; boundary=b\r\n', '--b\r\n\r\nHi\r\n--b--\r\n'), false],
+  ['two Content-Type headers', message('Content-Type: text/plain\r\nContent-Type: text/html\r\n', 'Hi\r\n'), false],
+  ['bare LF in the body', message('', 'one\ntwo\r\n'), false],
+  ['bare CR in the body', message('', 'one\rtwo\r\n'), false],
+]
+
+describe('plain-text bodies read without mailparser', () => {
+  it.each(CASES)('%s', async (_what, raw, applies) => {
+    expect(plainTextBody(raw) !== null).toBe(applies)
+    expect(await parseMessage(raw)).toEqual(await parseMessage(raw, { plainTextShortcut: false }))
+  })
+
+  const files = listMessages(CORPUS_DIR).sort()
+  it(`parses every message of the real-mail corpus as mailparser alone does (${files.length} messages)`, async () => {
+    expect(files.length).toBeGreaterThan(100)
+    let shortcut = 0
+    for (const file of files) {
+      const raw = readFileSync(file)
+      if (plainTextBody(raw)) shortcut++
+      expect(await parseMessage(raw), file).toEqual(await parseMessage(raw, { plainTextShortcut: false }))
+    }
+    expect(shortcut).toBeGreaterThan(0)
+  })
+})
