@@ -13,6 +13,7 @@ const CHECKPOINT_BYTES = 4 * 1024 * 1024
 export interface IngestPipeline {
   /** Settles once the worker threads are up, so the first message does not wait for them. */
   ready: Promise<void>
+  /** Takes `raw` over: its memory may move to a worker thread, so the caller must not read it afterwards. */
   accept: (raw: Buffer, inboxIds: number[], receivedAt: number) => Promise<void>
   close: () => Promise<void>
 }
@@ -78,7 +79,10 @@ export function createIngestPipeline(db: Db, sqlite: SqliteHandle, config: Confi
         const parser = load.indexOf(Math.min(...load))
         load[parser]!++
         pending.set(id, { resolve, reject, parser })
-        parsers[parser]!.worker.postMessage({ id, raw, inboxIds, receivedAt } satisfies ParseRequest)
+        // A buffer that owns all of its memory (Buffer.concat of a multi-chunk message) moves to the worker
+        // instead of being copied; the caller never reads it again.
+        const transfer = raw.byteOffset === 0 && raw.buffer.byteLength === raw.byteLength ? [raw.buffer as ArrayBuffer] : []
+        parsers[parser]!.worker.postMessage({ id, raw, inboxIds, receivedAt } satisfies ParseRequest, transfer)
       }),
     close: async () => {
       // All marked as stopping at once: a worker whose peers are gone has nothing left to wait for and exits by
