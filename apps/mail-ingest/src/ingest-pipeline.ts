@@ -98,7 +98,7 @@ function createInProcessPipeline(db: Db, sqlite: SqliteHandle, config: Config): 
     ready: Promise.resolve(),
     accept: async (raw, inboxIds, receivedAt) => {
       const parsed = await parseMessage(raw)
-      await store.store({ inboxIds, source: toStoredSource(raw, parsed.text), receivedAt, parsed })
+      await store.store({ inboxIds, source: toStoredSource(raw, parsed.text, parsed.plainBodyStart), receivedAt, parsed })
     },
     close: () => store.drain(),
   }

@@ -31,6 +31,8 @@ export interface ParsedMessage {
   /** Header lines in order, `[name, value]`, value unfolded but not decoded. */
   headers: Array<[string, string]>
   attachments: ParsedAttachment[]
+  /** Set when the body after the header block is exactly `text` (CRLF line ends, UTF-8): where it begins in raw. */
+  plainBodyStart?: number
 }
 
 /**
@@ -51,7 +53,8 @@ const PARSER_OPTIONS = {
 export async function parseMessage(raw: Buffer, options: { plainTextShortcut?: boolean } = {}): Promise<ParsedMessage> {
   try {
     // Some tools save messages with a UTF-8 byte order mark, which would hide the first header.
-    const input = raw[0] === 0xef && raw[1] === 0xbb && raw[2] === 0xbf ? raw.subarray(3) : raw
+    const bom = raw[0] === 0xef && raw[1] === 0xbb && raw[2] === 0xbf ? 3 : 0
+    const input = raw.subarray(bom)
     // A body that needs no decoding is read directly; mailparser then only parses the header block.
     const plain = options.plainTextShortcut === false ? null : plainTextBody(input)
     const mail = await simpleParser(plain ? plain.head : input, PARSER_OPTIONS)
@@ -77,6 +80,7 @@ export async function parseMessage(raw: Buffer, options: { plainTextShortcut?: b
         isInline: a.contentDisposition === 'inline' || (a.related === true && Boolean(a.cid)),
         content: a.content,
       })),
+      ...(plain ? { plainBodyStart: bom + plain.head.length } : {}),
     }
   } catch {
     return parseHeadersOnly(raw)

@@ -15,7 +15,7 @@ parentPort!.on('message', ({ id, raw, inboxIds, receivedAt }: ParseRequest) => {
   parseMessage(bytes).then(
     // Split here, in parallel with the other parsers, so only the header block crosses to the store worker when the
     // body is the text.
-    (parsed) => storePort.postMessage({ id, message: { inboxIds, receivedAt, source: toStoredSource(bytes, parsed.text), parsed } } satisfies StoreRequest),
+    (parsed) => storePort.postMessage({ id, message: { inboxIds, receivedAt, source: toStoredSource(bytes, parsed.text, parsed.plainBodyStart), parsed } } satisfies StoreRequest),
     (error: unknown) => parentPort!.postMessage({ id, ok: false, error: String(error) } satisfies PipelineReply),
   )
 })

@@ -19,9 +19,14 @@ function bodyOf(text: string): Buffer {
   return Buffer.from(text.replace(/\n/g, '\r\n'))
 }
 
-/** Splits `received` for storage when its body is `text` exactly; otherwise keeps it whole. */
-export function toStoredSource(received: Buffer, text: string | null): StoredSource {
+/**
+ * Splits `received` for storage when its body is `text` exactly; otherwise keeps it whole. `knownBodyStart` is for a
+ * caller that has already read `text` straight out of the body (with CRLF line ends, in UTF-8) and knows where the
+ * body begins: the check would only repeat its work.
+ */
+export function toStoredSource(received: Buffer, text: string | null, knownBodyStart?: number): StoredSource {
   const whole = { raw: received, bodyIsText: false, size: received.length }
+  if (knownBodyStart !== undefined) return { raw: received.subarray(0, knownBodyStart), bodyIsText: true, size: received.length }
   if (!text) return whole
   const end = received.indexOf(BLANK_LINE)
   if (end < 0) return whole
