@@ -8,6 +8,7 @@
  *   BENCH_SKIP_MAILDEV=1 …     only Tempbox
  *   BENCH_ONLY=100 …           only scenarios whose name contains this text
  *   BENCH_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' …  extra node flags for the Tempbox process (profiling)
+ *   BENCH_DUMP=/tmp/ingest.log …  write the Tempbox process's output there when it stops (with --trace-gc, say)
  */
 import { execFileSync, execSync } from 'node:child_process'
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
@@ -159,6 +160,7 @@ async function startTempbox(): Promise<Target> {
     },
     stop: async () => {
       await proc.stop()
+      if (process.env.BENCH_DUMP) writeFileSync(process.env.BENCH_DUMP, proc.output())
       await db.destroy()
       rmSync(dataDir, { recursive: true, force: true })
     },

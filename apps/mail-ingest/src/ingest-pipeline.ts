@@ -6,7 +6,7 @@ import type { ParseRequest, PipelineReply } from './pipeline-messages.js'
 import { createMessageStore, createMessageWriter, type SqliteHandle } from './store-message.js'
 import { startWorker } from './worker-rpc.js'
 
-/** SQLite's default autocheckpoint size (1,000 pages of 4 KB): keeps the WAL, and so reads, short. */
+/** About SQLite's default autocheckpoint size (1,000 pages of 4 KB): keeps the WAL, and so reads, short. */
 const CHECKPOINT_BYTES = 4 * 1024 * 1024
 
 /** Turns received bytes into stored rows: parse, then commit. Resolves only once committed. */

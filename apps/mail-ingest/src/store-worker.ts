@@ -9,8 +9,8 @@ import type { CommitNotice, PipelineReply, StoreRequest } from './pipeline-messa
 import { createMessageStore, createMessageWriter, walBytesOf } from './store-message.js'
 import { asBuffer, signalReady } from './worker-rpc.js'
 
-/** 64 MB of 4 KB pages, 16 times SQLite's default. */
-const SAFETY_CHECKPOINT_PAGES = 16_384
+/** 16 times SQLite's default WAL size. */
+const SAFETY_CHECKPOINT_BYTES = 64 * 1024 * 1024
 
 const { databasePath, maxBatchMessages, parserPorts, checkpointPort } = workerData as {
   databasePath: string
@@ -20,7 +20,8 @@ const { databasePath, maxBatchMessages, parserPorts, checkpointPort } = workerDa
 }
 const { db, sqlite } = createDb({ path: databasePath })
 // The checkpoint worker keeps the WAL short; this only steps in should it ever fall far behind.
-sqlite.pragma(`wal_autocheckpoint = ${SAFETY_CHECKPOINT_PAGES}`)
+// Counted in pages: a file created before 16 KB pages keeps its own size.
+sqlite.pragma(`wal_autocheckpoint = ${SAFETY_CHECKPOINT_BYTES / Number(sqlite.pragma('page_size', { simple: true }))}`)
 const store = createMessageStore(createMessageWriter(db, sqlite), {
   maxBatchMessages,
   onCommitted: (messages) => checkpointPort.postMessage({ bytes: messages.reduce((sum, m) => sum + walBytesOf(m), 0) } satisfies CommitNotice),

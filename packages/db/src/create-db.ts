@@ -18,6 +18,13 @@ export interface DbConfig {
 const DEFAULT_BUSY_TIMEOUT_MS = 5000
 
 /**
+ * Page size of a new database file. A 100 KB message spans 25 pages of SQLite's default 4 KB, and every page costs
+ * two writes into the WAL and a read and a write when checkpointed: 16 KB pages cut the CPU of storing it roughly in
+ * half (system time above all), and small messages gain too. A file that already exists keeps its page size.
+ */
+export const PAGE_SIZE = 16_384
+
+/**
  * Opens the one SQLite file both servers share.
  * WAL lets the API read while mail-ingest writes; synchronous=FULL makes every committed
  * transaction durable across power loss before we answer SMTP 250.
@@ -25,6 +32,8 @@ const DEFAULT_BUSY_TIMEOUT_MS = 5000
 export function createDb(config: DbConfig): { db: Db; sqlite: SQLite.Database } {
   if (config.path !== ':memory:') mkdirSync(dirname(config.path), { recursive: true })
   const sqlite = new SQLite(config.path)
+  // Only takes effect on an empty file, and must come before WAL mode writes the header.
+  sqlite.pragma(`page_size = ${PAGE_SIZE}`)
   sqlite.pragma('journal_mode = WAL')
   sqlite.pragma('synchronous = FULL')
   sqlite.pragma('foreign_keys = ON')

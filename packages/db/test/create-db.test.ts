@@ -1,8 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
+import SQLite from 'better-sqlite3'
 import { afterEach, describe, expect, it } from 'vitest'
-import { createDb, migrateToLatest, resolveDatabasePath } from '../src/index.js'
+import { createDb, migrateToLatest, PAGE_SIZE, resolveDatabasePath } from '../src/index.js'
 
 const dirs: string[] = []
 afterEach(() => {
@@ -23,6 +24,26 @@ describe('createDb', () => {
     expect(sqlite.pragma('synchronous', { simple: true })).toBe(2)
     expect(sqlite.pragma('busy_timeout', { simple: true })).toBe(1234)
     await db.destroy()
+  })
+
+  it('creates a new file with 16 KB pages, and leaves the page size of an existing file alone', async () => {
+    const fresh = createDb({ path: tempFile() })
+    await migrateToLatest(fresh.db)
+    expect(fresh.sqlite.pragma('page_size', { simple: true })).toBe(PAGE_SIZE)
+    await fresh.db.destroy()
+
+    // A file made before (SQLite's default 4 KB pages) keeps them: the page size of a WAL database is fixed.
+    const path = tempFile()
+    mkdirSync(dirname(path), { recursive: true })
+    const old = new SQLite(path)
+    old.pragma('journal_mode = WAL')
+    old.exec('CREATE TABLE earlier (id INTEGER PRIMARY KEY)')
+    old.close()
+    const reopened = createDb({ path })
+    expect(reopened.sqlite.pragma('page_size', { simple: true })).toBe(4096)
+    await migrateToLatest(reopened.db)
+    expect((await reopened.db.introspection.getTables()).map((t) => t.name)).toEqual(expect.arrayContaining(['earlier', 'message']))
+    await reopened.db.destroy()
   })
 
   it('migrates to the latest schema, and migrating again is a no-op', async () => {
