@@ -1,4 +1,5 @@
-import { simpleParser, type AddressObject, type EmailAddress } from 'mailparser'
+import { Headers, type HeaderLine } from '@zone-eu/mailsplit'
+import { MailParser, simpleParser, type AddressObject, type EmailAddress, type ParsedMail } from 'mailparser'
 import { plainTextBody } from './plain-text-body.js'
 
 export interface MailAddress {
@@ -46,6 +47,24 @@ const PARSER_OPTIONS = {
   skipImageLinks: true,
 } as const
 
+/** What the rest of this file reads of a parsed header block. */
+type HeaderView = Pick<ParsedMail, 'from' | 'to' | 'cc' | 'subject' | 'headerLines' | 'headers'>
+
+/**
+ * mailparser's own header processing (decoded words, address lists, charsets), reached without its streams: for a
+ * header block alone, simpleParser's splitter, transforms and promises cost several times the parsing itself. The
+ * method is internal to mailparser (pinned), so a test requires the same result as simpleParser on every corpus message.
+ */
+const headerParser = new MailParser(PARSER_OPTIONS) as unknown as { processHeaders: (lines: HeaderLine[]) => ParsedMail['headers'] }
+
+/** The header block as simpleParser would give it: mailsplit's line split, then mailparser's processing. */
+function parseHeaderBlock(head: Buffer): HeaderView {
+  const headerLines = new Headers(head).getList()
+  const headers = headerParser.processHeaders(headerLines)
+  const get = <T>(key: string) => headers.get(key) as T | undefined
+  return { headerLines, headers, from: get('from'), to: get('to'), cc: get('cc'), subject: get('subject') }
+}
+
 /**
  * Parses raw RFC 822 bytes. Never throws: malformed MIME falls back to what the header block alone
  * gives, because an accepted message must be stored (with its raw source) rather than dropped.
@@ -57,21 +76,13 @@ export async function parseMessage(raw: Buffer, options: { plainTextShortcut?: b
     const input = raw.subarray(bom)
     // A body that needs no decoding is read directly; mailparser then only parses the header block.
     const plain = options.plainTextShortcut === false ? null : plainTextBody(input)
-    const mail = await simpleParser(plain ? plain.head : input, PARSER_OPTIONS)
-    const from = flattenAddresses(mail.from)[0] ?? { name: '', address: '' }
-    const html = plain ? null : typeof mail.html === 'string' && mail.html !== '' ? mail.html : null
-    const text = plain ? plain.text : typeof mail.text === 'string' && (mail.text !== '' || html === null) ? mail.text : null
-    const sentAt = sentAtOf(mail.headerLines)
-    const charset = charsetOf(mail.headers.get('content-type'))
-    const headers = mail.headerLines.map((h) => splitHeaderLine(decodeHeaderBytes(h.line, charset)))
+    if (plain) return { ...fromHeaders(parseHeaderBlock(plain.head)), text: plain.text, html: null, attachments: [], plainBodyStart: bom + plain.head.length }
+    const mail = await simpleParser(input, PARSER_OPTIONS)
+    const html = typeof mail.html === 'string' && mail.html !== '' ? mail.html : null
     return {
-      from,
-      recipients: [...flattenAddresses(mail.to), ...flattenAddresses(mail.cc)],
-      subject: repairSubject(mail.subject ?? '', mail.headerLines, charset),
-      text,
+      ...fromHeaders(mail),
+      text: typeof mail.text === 'string' && (mail.text !== '' || html === null) ? mail.text : null,
       html,
-      sentAt,
-      headers,
       attachments: mail.attachments.map((a, i) => ({
         filename: a.filename ?? `attachment-${i + 1}`,
         contentType: a.contentType || 'application/octet-stream',
@@ -80,10 +91,21 @@ export async function parseMessage(raw: Buffer, options: { plainTextShortcut?: b
         isInline: a.contentDisposition === 'inline' || (a.related === true && Boolean(a.cid)),
         content: a.content,
       })),
-      ...(plain ? { plainBodyStart: bom + plain.head.length } : {}),
     }
   } catch {
     return parseHeadersOnly(raw)
+  }
+}
+
+function fromHeaders(mail: HeaderView): Pick<ParsedMessage, 'from' | 'recipients' | 'subject' | 'sentAt' | 'headers'> {
+  const from = flattenAddresses(mail.from)[0] ?? { name: '', address: '' }
+  const charset = charsetOf(mail.headers.get('content-type'))
+  return {
+    from,
+    recipients: [...flattenAddresses(mail.to), ...flattenAddresses(mail.cc)],
+    subject: repairSubject(mail.subject ?? '', mail.headerLines, charset),
+    sentAt: sentAtOf(mail.headerLines),
+    headers: mail.headerLines.map((h) => splitHeaderLine(decodeHeaderBytes(h.line, charset))),
   }
 }
 

@@ -5,6 +5,8 @@
  * caller gives the whole message to mailparser (which still parses the header block in every case).
  */
 const BLANK_LINE = Buffer.from('\r\n\r\n')
+/** mailparser's limit for a header block (mailsplit's default); past it mailparser fails, and so must we. */
+const MAX_HEAD_BYTES = 1024 * 1024
 const PLAIN_TYPE = /^\s*text\/plain\s*(?:;\s*charset\s*=\s*(?:"(utf-8|us-ascii)"|(utf-8|us-ascii))\s*)?;?\s*$/i
 const IDENTITY_ENCODING = /^\s*(?:7bit|8bit)\s*$/i
 
@@ -16,8 +18,11 @@ export interface PlainTextBody {
 
 export function plainTextBody(raw: Buffer): PlainTextBody | null {
   const end = raw.indexOf(BLANK_LINE)
-  if (end < 0) return null
-  const headers = unfoldedHeaders(raw.toString('latin1', 0, end))
+  if (end < 0 || end > MAX_HEAD_BYTES) return null
+  const block = raw.toString('latin1', 0, end)
+  // A bare LF could end the header block earlier for mailparser (a line of just LF): leave such a message to it.
+  if (countLineFeeds(block) !== block.split('\r\n').length - 1) return null
+  const headers = unfoldedHeaders(block)
   const contentType = only(headers, 'content-type')
   const encoding = only(headers, 'content-transfer-encoding')
   if (contentType === null || encoding === null) return null

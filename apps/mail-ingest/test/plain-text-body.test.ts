@@ -51,6 +51,12 @@ const CASES: Array<[string, Buffer, boolean]> = [
   ['two Content-Type headers', message('Content-Type: text/plain\r\nContent-Type: text/html\r\n', 'Hi\r\n'), false],
   ['bare LF in the body', message('', 'one\ntwo\r\n'), false],
   ['bare CR in the body', message('', 'one\rtwo\r\n'), false],
+  ['encoded words, a group and two To headers', message(
+    'Subject: =?UTF-8?B?R3LDvMOfZQ==?= and =?ISO-8859-1?Q?caf=E9?=\r\nTo: Team: "Zoë" <zoe@example.test>, bob@example.test;\r\nTo: =?UTF-8?Q?J=C3=BCrgen?= <j@example.test>\r\nCc: c@example.test\r\nContent-Type: text/plain; charset=UTF-8\r\n',
+    'Hi\r\n',
+  ), true],
+  ['raw 8-bit UTF-8 header', message('Subject: Grüße\r\nContent-Type: text/plain; charset=utf-8\r\n', 'Hi\r\n'), true],
+  ['a line of just LF ends the header block early', Buffer.from(`${HEAD}X-A: 1\n\nContent-Type: text/html\r\n\r\nHi\r\n`), false],
 ]
 
 describe('plain-text bodies read without mailparser', () => {
