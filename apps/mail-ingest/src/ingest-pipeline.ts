@@ -4,7 +4,7 @@ import type { Config } from './config.js'
 import { parseMessage } from './parse-message.js'
 import type { ParseRequest, PipelineReply } from './pipeline-messages.js'
 import { createMessageStore, createMessageWriter, type SqliteHandle } from './store-message.js'
-import { startWorker } from './worker-rpc.js'
+import { movableMemory, startWorker } from './worker-rpc.js'
 
 /** About SQLite's default autocheckpoint size (1,000 pages of 4 KB): keeps the WAL, and so reads, short. */
 const CHECKPOINT_BYTES = 4 * 1024 * 1024
@@ -81,8 +81,7 @@ export function createIngestPipeline(db: Db, sqlite: SqliteHandle, config: Confi
         pending.set(id, { resolve, reject, parser })
         // A buffer that owns all of its memory (Buffer.concat of a multi-chunk message) moves to the worker
         // instead of being copied; the caller never reads it again.
-        const transfer = raw.byteOffset === 0 && raw.buffer.byteLength === raw.byteLength ? [raw.buffer as ArrayBuffer] : []
-        parsers[parser]!.worker.postMessage({ id, raw, inboxIds, receivedAt } satisfies ParseRequest, transfer)
+        parsers[parser]!.worker.postMessage({ id, raw, inboxIds, receivedAt } satisfies ParseRequest, movableMemory([raw]))
       }),
     close: async () => {
       // All marked as stopping at once: a worker whose peers are gone has nothing left to wait for and exits by

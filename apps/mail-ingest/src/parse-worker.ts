@@ -6,16 +6,19 @@ import { parentPort, workerData, type MessagePort } from 'node:worker_threads'
 import { toStoredSource } from '@tempbox/db'
 import { parseMessage } from './parse-message.js'
 import type { ParseRequest, PipelineReply, StoreRequest } from './pipeline-messages.js'
-import { asBuffer, signalReady } from './worker-rpc.js'
+import { asBuffer, movableMemory, signalReady } from './worker-rpc.js'
 
 const { storePort } = workerData as { storePort: MessagePort }
 
 parentPort!.on('message', ({ id, raw, inboxIds, receivedAt }: ParseRequest) => {
   const bytes = asBuffer(raw)
   parseMessage(bytes).then(
-    // Split here, in parallel with the other parsers, so only the header block crosses to the store worker when the
-    // body is the text.
-    (parsed) => storePort.postMessage({ id, message: { inboxIds, receivedAt, source: toStoredSource(bytes, parsed.text, parsed.plainBodyStart), parsed } } satisfies StoreRequest),
+    // Split here, in parallel with the other parsers, so only the header block is stored when the body is the text. The
+    // received bytes and the attachments move on to the store worker rather than being copied: nothing here reads them again.
+    (parsed) => {
+      const message = { inboxIds, receivedAt, source: toStoredSource(bytes, parsed.text, parsed.plainBodyStart), parsed }
+      storePort.postMessage({ id, message } satisfies StoreRequest, movableMemory([bytes, ...parsed.attachments.map((a) => a.content)]))
+    },
     (error: unknown) => parentPort!.postMessage({ id, ok: false, error: String(error) } satisfies PipelineReply),
   )
 })

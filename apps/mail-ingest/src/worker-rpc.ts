@@ -62,6 +62,20 @@ export function signalReady(): void {
   parentPort?.postMessage(READY)
 }
 
+/**
+ * The memory of these buffers that can move to another thread instead of being copied: each ArrayBuffer that one of
+ * them spans whole (a pooled or sliced Buffer shares its ArrayBuffer, which must stay). Cloning copies a view's whole
+ * ArrayBuffer, not just the view, so a header block sliced from a 100 KB message would otherwise copy all 100 KB.
+ * The caller must not read the buffers afterwards.
+ */
+export function movableMemory(buffers: Iterable<Uint8Array>): ArrayBuffer[] {
+  const owned = new Set<ArrayBuffer>()
+  for (const b of buffers) {
+    if (b.byteOffset === 0 && b.byteLength === b.buffer.byteLength && b.buffer instanceof ArrayBuffer) owned.add(b.buffer)
+  }
+  return [...owned]
+}
+
 /** Structured clone turns Buffers into Uint8Arrays; view them as Buffers again without copying. */
 export function asBuffer(bytes: Uint8Array): Buffer {
   return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
