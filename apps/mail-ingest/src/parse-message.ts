@@ -24,7 +24,11 @@ export interface ParsedMessage {
   /** To and Cc as written in the headers (group members flattened). */
   recipients: MailAddress[]
   subject: string
-  text: string | null
+  /**
+   * A Buffer when read straight from the body (plain-text shortcut): the text UTF-8 encoded, never made into a JS
+   * string on the way to the database, which stores it as TEXT all the same.
+   */
+  text: string | Buffer | null
   /** Kept as sent; the API sanitizes it and derives text from it when a message is HTML-only. */
   html: string | null
   /** Date header in epoch ms, null when missing or unreadable. */

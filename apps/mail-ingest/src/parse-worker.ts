@@ -14,10 +14,12 @@ parentPort!.on('message', ({ id, raw, inboxIds, receivedAt }: ParseRequest) => {
   const bytes = asBuffer(raw)
   parseMessage(bytes).then(
     // Split here, in parallel with the other parsers, so only the header block is stored when the body is the text. The
-    // received bytes and the attachments move on to the store worker rather than being copied: nothing here reads them again.
+    // received bytes, a text read as bytes and the attachments move on to the store worker rather than being copied:
+    // nothing here reads them again.
     (parsed) => {
       const message = { inboxIds, receivedAt, source: toStoredSource(bytes, parsed.text, parsed.plainBodyStart), parsed }
-      storePort.postMessage({ id, message } satisfies StoreRequest, movableMemory([bytes, ...parsed.attachments.map((a) => a.content)]))
+      const textBytes = Buffer.isBuffer(parsed.text) ? [parsed.text] : []
+      storePort.postMessage({ id, message } satisfies StoreRequest, movableMemory([bytes, ...textBytes, ...parsed.attachments.map((a) => a.content)]))
     },
     (error: unknown) => parentPort!.postMessage({ id, ok: false, error: String(error) } satisfies PipelineReply),
   )

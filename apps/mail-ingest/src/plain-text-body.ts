@@ -4,6 +4,8 @@
  * lines again; for a 100 KB message that was most of the parse worker's time. Anything else returns null and the
  * caller gives the whole message to mailparser (which still parses the header block in every case).
  */
+import { isAscii, isUtf8 } from 'node:buffer'
+
 const BLANK_LINE = Buffer.from('\r\n\r\n')
 /** mailparser's limit for a header block (mailsplit's default); past it mailparser fails, and so must we. */
 const MAX_HEAD_BYTES = 1024 * 1024
@@ -13,7 +15,8 @@ const IDENTITY_ENCODING = /^\s*(?:7bit|8bit)\s*$/i
 export interface PlainTextBody {
   /** The header block through its blank line: what mailparser still reads. */
   head: Buffer
-  text: string
+  /** The text, UTF-8 with LF line ends, in memory of its own (so it can move to another thread). */
+  text: Buffer
 }
 
 export function plainTextBody(raw: Buffer): PlainTextBody | null {
@@ -33,15 +36,18 @@ export function plainTextBody(raw: Buffer): PlainTextBody | null {
   const body = raw.subarray(end + BLANK_LINE.length)
   // mailparser reports no text at all for an empty body; not worth a special case here.
   if (body.length === 0) return null
-  const decoded = body.toString('utf8')
-  // Invalid UTF-8 (U+FFFD), or 8-bit bytes in a body declared ASCII: mailparser's charset handling decides.
-  if (decoded.includes('\uFFFD')) return null
-  const isUtf8 = (charset?.[1] ?? charset?.[2])?.toLowerCase() === 'utf-8'
-  if (!isUtf8 && decoded.length !== body.length) return null
-  const text = decoded.replaceAll('\r\n', '\n')
+  // Invalid UTF-8, or 8-bit bytes in a body declared ASCII: mailparser's charset handling decides.
+  const isUtf8Declared = (charset?.[1] ?? charset?.[2])?.toLowerCase() === 'utf-8'
+  if (!(isUtf8Declared ? isUtf8(body) : isAscii(body))) return null
+  // One char per byte, so line ends are replaced without decoding the UTF-8: the string stays one byte per char (V8's
+  // fast kind) whatever the text, and the text crosses to the store worker as bytes that SQLite takes as they are.
+  const bytes = body.toString('latin1')
+  const lines = bytes.replaceAll('\r\n', '\n')
   // A CR or LF that is not part of a CRLF pair (every LF left must be one that replaced a CRLF): leave line-end repair
   // to mailparser.
-  if (text.includes('\r') || countLineFeeds(text) !== decoded.length - text.length) return null
+  if (lines.includes('\r') || countLineFeeds(lines) !== bytes.length - lines.length) return null
+  const text = Buffer.allocUnsafeSlow(lines.length)
+  text.write(lines, 'latin1')
   return { head: raw.subarray(0, end + BLANK_LINE.length), text }
 }
 

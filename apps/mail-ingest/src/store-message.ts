@@ -1,4 +1,5 @@
 import type { createDb, Db, NewAttachment, NewMessage, StoredSource } from '@tempbox/db'
+import { sql } from 'kysely'
 import type { ParsedMessage } from './parse-message.js'
 
 /** The better-sqlite3 handle createDb opens beside the Kysely instance. */
@@ -16,7 +17,10 @@ export interface IncomingMessage {
 /** Writes messages and their attachments in ONE transaction: all of them are committed, or none. */
 export type WriteMessages = (messages: IncomingMessage[]) => void
 
-function messageRow(inboxId: number, { parsed, source, receivedAt }: IncomingMessage, recipients: string, headers: string): NewMessage {
+/** A message row as bound to the INSERT: `text` may be UTF-8 bytes, which the statement casts to TEXT. */
+type MessageRow = Omit<NewMessage, 'text'> & { text: ParsedMessage['text'] }
+
+function messageRow(inboxId: number, { parsed, source, receivedAt }: IncomingMessage, recipients: string, headers: string): MessageRow {
   return {
     inbox_id: inboxId,
     from_name: parsed.from.name,
@@ -61,7 +65,12 @@ export function createMessageWriter(db: Db, sqlite: SqliteHandle): WriteMessages
     receivedAt: 0,
     parsed: { from: { name: '', address: '' }, recipients: [], subject: '', text: null, html: null, sentAt: null, headers: [], attachments: [] },
   }
-  const insertMessage = sqlite.prepare(db.insertInto('message').values(messageRow(0, sample, '', '')).compile().sql)
+  const sampleRow = messageRow(0, sample, '', '')
+  // CAST: bytes would otherwise be stored as a BLOB; the cast reinterprets them as text in the database's UTF-8, copying
+  // nothing (a string is left as it is).
+  const insertMessage = sqlite.prepare(
+    db.insertInto('message').values({ ...sampleRow, text: sql<string | null>`CAST(${sampleRow.text} AS TEXT)` }).compile().sql,
+  )
   const insertAttachment = sqlite.prepare(
     db.insertInto('attachment').values(attachmentRow(0, 0, { filename: '', contentType: '', size: 0, contentId: null, isInline: false, content: Buffer.alloc(0) })).compile().sql,
   )

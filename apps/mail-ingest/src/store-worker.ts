@@ -30,7 +30,12 @@ const store = createMessageStore(createMessageWriter(db, sqlite), {
 const reply = (message: PipelineReply) => parentPort!.postMessage(message)
 for (const port of parserPorts) {
   port.on('message', ({ id, message }: StoreRequest) => {
-    const parsed = { ...message.parsed, attachments: message.parsed.attachments.map((a) => ({ ...a, content: asBuffer(a.content) })) }
+    const { text, attachments } = message.parsed
+    const parsed = {
+      ...message.parsed,
+      text: text instanceof Uint8Array ? asBuffer(text) : text,
+      attachments: attachments.map((a) => ({ ...a, content: asBuffer(a.content) })),
+    }
     store.store({ ...message, source: { ...message.source, raw: asBuffer(message.source.raw) }, parsed }).then(
       () => reply({ id, ok: true }),
       (error: unknown) => reply({ id, ok: false, error: error instanceof Error ? error.message : String(error) }),

@@ -14,7 +14,8 @@ describe('parseMessage', () => {
     ])
     expect(parsed.subject).toBe('Plain hello')
     expect(parsed.sentAt).toBe(Date.parse('2026-11-21T10:00:00Z'))
-    expect(parsed.text).toBe('Hello Bob,\nthis is a plain message.\n')
+    // Read straight from the body: the text comes as UTF-8 bytes.
+    expect(parsed.text).toEqual(Buffer.from('Hello Bob,\nthis is a plain message.\n'))
     expect(parsed.html).toBeNull()
     expect(parsed.headers[0]).toEqual(['From', '"Alice Example" <alice@example.test>'])
     expect(parsed.headers.map(([name]) => name)).toEqual(['From', 'To', 'Cc', 'Subject', 'Date', 'Message-ID', 'MIME-Version', 'Content-Type'])

@@ -23,9 +23,14 @@ const HEAD = 'From: "Ann" <ann@example.test>\r\nTo: box@tempbox.test\r\nSubject:
  */
 async function expectSameAsMailparser(raw: Buffer, name: string): Promise<boolean> {
   const { plainBodyStart, ...fast } = await parseMessage(raw)
-  expect(fast, name).toEqual(await parseMessage(raw, { plainTextShortcut: false }))
+  const slow = await parseMessage(raw, { plainTextShortcut: false })
+  expect(typeof slow.text === 'string' || slow.text === null, name).toBe(true)
+  // The shortcut hands the text over as UTF-8 bytes: they must decode to mailparser's very string.
+  const text = Buffer.isBuffer(fast.text) ? fast.text.toString('utf8') : fast.text
+  expect({ ...fast, text }, name).toEqual(slow)
   if (plainBodyStart === undefined) return false
-  expect(toStoredSource(raw, fast.text, plainBodyStart), name).toEqual(toStoredSource(raw, fast.text))
+  expect(Buffer.isBuffer(fast.text), name).toBe(true)
+  expect(toStoredSource(raw, fast.text, plainBodyStart), name).toEqual(toStoredSource(raw, text))
   return true
 }
 

@@ -63,6 +63,19 @@ describe('message store', () => {
     expect(fullSource(row).equals(received)).toBe(true)
   })
 
+  it('stores a text given as UTF-8 bytes as text, not as a blob', async () => {
+    const received = Buffer.from('Subject: bytes\r\n\r\nGrüße 🎉\r\nzwei\r\n')
+    const bytes = { ...message('bytes'), source: toStoredSource(received, null, 'Subject: bytes\r\n\r\n'.length) }
+    bytes.parsed.text = Buffer.from('Grüße 🎉\nzwei\n')
+    await createMessageStore(createMessageWriter(db, sqlite), { maxBatchMessages: 10 }).store(bytes)
+    const row = await db.selectFrom('message').selectAll().executeTakeFirstOrThrow()
+    expect(row.text).toBe('Grüße 🎉\nzwei\n')
+    expect(sqlite.prepare('SELECT typeof(text) AS type, length(text) AS chars FROM message').get()).toEqual({ type: 'text', chars: 13 })
+    // The API finds it by its words, and the .eml comes back byte for byte.
+    expect(sqlite.prepare("SELECT count(*) AS n FROM message WHERE text LIKE '%zwei%'").get()).toEqual({ n: 1 })
+    expect(fullSource(row).equals(received)).toBe(true)
+  })
+
   it('commits messages that arrive together in one transaction', async () => {
     let transactions = 0
     const write = createMessageWriter(db, sqlite)

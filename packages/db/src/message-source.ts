@@ -24,10 +24,11 @@ function bodyOf(text: string): Buffer {
  * caller that has already read `text` straight out of the body (with CRLF line ends, in UTF-8) and knows where the
  * body begins: the check would only repeat its work.
  */
-export function toStoredSource(received: Buffer, text: string | null, knownBodyStart?: number): StoredSource {
+export function toStoredSource(received: Buffer, text: string | Uint8Array | null, knownBodyStart?: number): StoredSource {
   const whole = { raw: received, bodyIsText: false, size: received.length }
   if (knownBodyStart !== undefined) return { raw: received.subarray(0, knownBodyStart), bodyIsText: true, size: received.length }
-  if (!text) return whole
+  // Text as bytes comes only from a reader that knows where the body starts.
+  if (typeof text !== 'string' || text === '') return whole
   const end = received.indexOf(BLANK_LINE)
   if (end < 0) return whole
   const bodyStart = end + BLANK_LINE.length
