@@ -1,0 +1,29 @@
+import { MessageChannel, receiveMessageOnPort } from 'node:worker_threads'
+import { describe, expect, it } from 'vitest'
+import { movableMemory } from '../src/worker-rpc.js'
+
+describe('movableMemory', () => {
+  it('moves buffers that own all of their memory, each once', () => {
+    const message = Buffer.allocUnsafeSlow(100 * 1024)
+    const text = Buffer.allocUnsafeSlow(10)
+    expect(movableMemory([message, text, message])).toEqual([message.buffer, text.buffer])
+  })
+
+  it('leaves pooled and sliced buffers alone: their memory is shared with others', () => {
+    const pooled = Buffer.from('a small attachment')
+    expect(pooled.buffer.byteLength).toBeGreaterThan(pooled.length)
+    const slice = Buffer.allocUnsafeSlow(1024).subarray(0, 100)
+    expect(movableMemory([pooled, slice])).toEqual([])
+  })
+
+  it('hands a view of a moved buffer over without copying, and the sender can no longer read it', () => {
+    const received = Buffer.allocUnsafeSlow(100 * 1024).fill(0x61)
+    const head = received.subarray(0, 200)
+    const { port1, port2 } = new MessageChannel()
+    port1.postMessage({ head }, movableMemory([received]))
+    const { head: arrived } = receiveMessageOnPort(port2)!.message as { head: Uint8Array }
+    port1.close()
+    expect(Buffer.from(arrived.buffer, arrived.byteOffset, arrived.byteLength).toString()).toBe('a'.repeat(200))
+    expect(received.buffer.byteLength).toBe(0)
+  })
+})
