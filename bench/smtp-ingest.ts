@@ -17,7 +17,7 @@ import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { createDb } from '@tempbox/db'
 import { cpuMs, freePort, rssMb, spawnUntil, type Child } from './lib/processes.js'
-import { buildMessage, SmtpClient } from './lib/smtp-client.js'
+import { buildHtmlMessage, buildMessage, SmtpClient } from './lib/smtp-client.js'
 
 const BENCH_DIR = dirname(fileURLToPath(import.meta.url))
 const REPO_ROOT = resolve(BENCH_DIR, '..')
@@ -34,6 +34,8 @@ interface Scenario {
   messages: number
   /** One message per connection (connect, greet, send, QUIT), as most real senders do. */
   isOneMailPerConnection?: boolean
+  /** multipart/alternative text + HTML, quoted-printable (buildHtmlMessage) instead of plain text. */
+  isHtml?: boolean
 }
 
 // Each scenario runs for several seconds: a 2-second run on shared cores says more about the neighbours than about us.
@@ -45,6 +47,8 @@ const SCENARIOS: Scenario[] = [
   { name: '100 KB × 4 conns', bytes: 100 * 1024, connections: 4, messages: 2000 },
   { name: '100 KB × 16 conns', bytes: 100 * 1024, connections: 16, messages: 4000 },
   { name: '2 KB, 64 concurrent one-mail connections', bytes: 2048, connections: 64, messages: 1280, isOneMailPerConnection: true },
+  // Not a target: what most mail to a temporary address looks like, for a view beyond plain text.
+  { name: '20 KB text + HTML × 16 conns', bytes: 20 * 1024, connections: 16, messages: 6000, isHtml: true },
 ]
   .filter((s) => !process.env.BENCH_ONLY || s.name.includes(process.env.BENCH_ONLY))
   .map((s) => ({ ...s, messages: Math.max(s.connections, Math.round(s.messages * SCALE)) }))
@@ -85,7 +89,7 @@ async function runScenario(target: Target, scenario: Scenario, tag: string): Pro
   const sendOne = async (client: SmtpClient, i: number) => {
     const subject = `${tag}-${i}`
     const to = target.recipient(i)
-    const data = buildMessage(scenario.bytes, 'load@sender.test', to, subject)
+    const data = (scenario.isHtml ? buildHtmlMessage : buildMessage)(scenario.bytes, 'load@sender.test', to, subject)
     const t0 = performance.now()
     const reply = await client.send('load@sender.test', to, data)
     latencies.push(performance.now() - t0)

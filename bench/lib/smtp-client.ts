@@ -80,13 +80,18 @@ export class SmtpClient {
 /** Bodies by size: built once, so the load generator spends its CPU on sending, not on string building. */
 const bodies = new Map<number, Buffer>()
 
-/** Builds a plain-text message of about `bytes` bytes, CRLF line ends, no line starting with a dot. */
-export function buildMessage(bytes: number, from: string, to: string, subject: string): Buffer {
-  const head = Buffer.from(
+/** The header block of a bench message, through its blank line. */
+function headBlock(from: string, to: string, subject: string, contentType: string): Buffer {
+  return Buffer.from(
     `From: Bench <${from}>\r\nTo: <${to}>\r\nSubject: ${subject}\r\n` +
       `Date: ${new Date().toUTCString()}\r\nMessage-ID: <${subject.replace(/\W/g, '')}@bench.local>\r\n` +
-      'MIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n',
+      `MIME-Version: 1.0\r\nContent-Type: ${contentType}\r\n\r\n`,
   )
+}
+
+/** Builds a plain-text message of about `bytes` bytes, CRLF line ends, no line starting with a dot. */
+export function buildMessage(bytes: number, from: string, to: string, subject: string): Buffer {
+  const head = headBlock(from, to, subject, 'text/plain; charset=utf-8')
   // Sized for a typical head, so every message of a run has the same body and about `bytes` bytes in all.
   const bodyBytes = Math.max(0, bytes - 230)
   let body = bodies.get(bodyBytes)
@@ -96,6 +101,33 @@ export function buildMessage(bytes: number, from: string, to: string, subject: s
     while (text.length + line.length <= bodyBytes) text += line
     body = Buffer.from(text + 'x'.repeat(bodyBytes - text.length))
     bodies.set(bodyBytes, body)
+  }
+  return Buffer.concat([head, body])
+}
+
+/** Alternative parts by size, built once like the plain bodies. */
+const alternatives = new Map<number, Buffer>()
+
+/**
+ * Builds a message shaped like most mail a temporary address receives (a sign-up or verification mail): multipart/
+ * alternative with a text part and an HTML part, both quoted-printable, of about `bytes` bytes in all. Every line is
+ * well under 76 characters and no line starts with a dot.
+ */
+export function buildHtmlMessage(bytes: number, from: string, to: string, subject: string): Buffer {
+  const head = headBlock(from, to, subject, 'multipart/alternative; boundary="bench-boundary"')
+  let body = alternatives.get(bytes)
+  if (!body) {
+    const half = Math.max(0, (bytes - 600) / 2)
+    const textLine = 'Your verification code is 482913. It expires in ten minutes, so use it soon.\r\n'
+    const htmlLine = '<p style=3D"margin:0 0 12px;color:#333">Your code is <b>482913</b>, valid 10 min.</p>\r\n'
+    const repeat = (line: string) => line.repeat(Math.max(1, Math.floor(half / line.length)))
+    body = Buffer.from(
+      '--bench-boundary\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: quoted-printable\r\n\r\n' +
+        repeat(textLine) +
+        '--bench-boundary\r\nContent-Type: text/html; charset=utf-8\r\nContent-Transfer-Encoding: quoted-printable\r\n\r\n' +
+        '<html><body>\r\n' + repeat(htmlLine) + '</body></html>\r\n--bench-boundary--\r\n',
+    )
+    alternatives.set(bytes, body)
   }
   return Buffer.concat([head, body])
 }
