@@ -1,0 +1,63 @@
+import { createRequire } from 'node:module'
+import { describe, expect, it } from 'vitest'
+
+/** The libqp that mailparser decodes quoted-printable parts with (through mailsplit): our patched copy. */
+const fromHere = createRequire(import.meta.url)
+const libqp = createRequire(fromHere.resolve('@zone-eu/mailsplit'))('libqp') as { decode: (input: string | Buffer) => Buffer }
+
+/** libqp 2.1.2's decode before our patch (MIT, © Andris Reinman), kept as the reference the patch must match. */
+function referenceDecode(input: string | Buffer): Buffer {
+  const str = (Buffer.isBuffer(input) ? input.toString('binary') : (input || '').toString())
+    .replace(/[\t ]+$/gm, '')
+    .replace(/=(?:\r?\n|$)/g, '')
+  const encodedBytesCount = (str.match(/=[\da-fA-F]{2}/g) || []).length
+  const buffer = Buffer.alloc(str.length - encodedBytesCount * 2)
+  let bufferPos = 0
+  for (let i = 0, len = str.length; i < len; i++) {
+    const chr = str.charAt(i)
+    const hex = str.substr(i + 1, 2)
+    if (chr === '=' && hex && /[\da-fA-F]{2}/.test(hex)) {
+      buffer[bufferPos++] = parseInt(hex, 16)
+      i += 2
+      continue
+    }
+    buffer[bufferPos++] = chr.charCodeAt(0)
+  }
+  return buffer
+}
+
+/** A small seeded generator (mulberry32), so a failure can be replayed. */
+function random(seed: number): () => number {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0
+    let t = Math.imul(seed ^ (seed >>> 15), seed | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+
+/** Pieces that exercise every rule: escapes in either case, broken escapes, soft breaks, trailing blanks, 8-bit text. */
+const PIECES = ['=', 'A', 'f', '3', 'D', 'g', ' ', '\t', '\r', '\n', '\r\n', '=\r\n', '=\n', '=3D', '=3d', '=C3=A9', '= ', '=4', '==41', 'é', '€', '🎉', 'x']
+
+describe('quoted-printable decoding (patched libqp)', () => {
+  it('decodes the usual HTML escapes and soft line breaks', () => {
+    const encoded = '<p style=3D"color:#333">Gr=C3=BC=C3=9Fe, caf=C3=A9 =\r\nand more</p>   \r\n'
+    expect(libqp.decode(Buffer.from(encoded)).toString('utf8')).toBe('<p style="color:#333">Grüße, café and more</p>\r\n')
+  })
+
+  it('gives byte for byte what libqp 2.1.2 gave, for buffers and strings alike (60,000 random inputs)', () => {
+    const next = random(20261123)
+    let checked = 0
+    for (let n = 0; n < 20_000; n++) {
+      let text = ''
+      for (let length = Math.floor(next() * 40); length > 0; length--) text += PIECES[Math.floor(next() * PIECES.length)]
+      for (const input of [Buffer.from(text, 'utf8'), Buffer.from(text, 'latin1'), text]) {
+        const expected = referenceDecode(input)
+        const actual = libqp.decode(input)
+        if (!actual.equals(expected)) expect({ input: JSON.stringify(text), actual: [...actual] }).toEqual({ input: JSON.stringify(text), actual: [...expected] })
+        checked++
+      }
+    }
+    expect(checked).toBe(60_000)
+  })
+})
