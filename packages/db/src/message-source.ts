@@ -45,8 +45,19 @@ export function toStoredSource(received: Buffer, text: string | Uint8Array | nul
 function isTextWithCrlf(body: Buffer, text: string): boolean {
   // Every LF becomes two bytes, so a body shorter than the text cannot match (a cheap first filter).
   if (body.length < text.length) return false
+  // Nor can one that does not begin like the text: a MIME multipart, say, is told apart without decoding all of it.
+  const start = textStart(text)
+  if (!body.subarray(0, start.length).equals(start)) return false
   const decoded = body.toString('utf8')
   return !decoded.includes('\uFFFD') && decoded === text.replaceAll('\n', '\r\n')
+}
+
+/** The first few bytes the body must begin with, as UTF-8 with CRLF; a surrogate pair is never cut in two. */
+function textStart(text: string): Buffer {
+  let end = Math.min(text.length, 32)
+  const last = text.charCodeAt(end - 1)
+  if (last >= 0xd800 && last <= 0xdbff) end--
+  return bodyOf(text.slice(0, end))
 }
 
 /** The source exactly as received, from a stored row. */

@@ -39,6 +39,15 @@ describe('stored message source', () => {
     }
   })
 
+  it('splits a text whose first lines hold characters outside the BMP and line ends', () => {
+    // 🎉 straddles the 32nd UTF-16 unit, and the LFs are CRLF in the body: the quick look at the start must allow both.
+    const text = 'Line one\nLine two\n0123456789abc🎉 party\nend\n'
+    const received = Buffer.from(`${head}${text.replaceAll('\n', '\r\n')}`)
+    const { stored, rebuilt } = roundTrip(received, text)
+    expect(stored.bodyIsText).toBe(true)
+    expect(rebuilt.equals(received)).toBe(true)
+  })
+
   it('round-trips a body that is empty or made only of blank lines', () => {
     for (const body of ['', '\r\n', '\r\n\r\n\r\n']) {
       const received = Buffer.from(`${head}${body}`)
