@@ -80,7 +80,10 @@ export async function parseMessage(raw: Buffer, options: { plainTextShortcut?: b
     const input = raw.subarray(bom)
     // A body that needs no decoding is read directly; mailparser then only parses the header block.
     const plain = options.plainTextShortcut === false ? null : plainTextBody(input)
-    if (plain) return { ...fromHeaders(parseHeaderBlock(plain.head)), text: plain.text, html: null, attachments: [], plainBodyStart: bom + plain.head.length }
+    if (plain) {
+      const headers = fromHeaders(parseHeaderBlock(plain.head))
+      return { ...headers, text: plain.text, html: null, attachments: [], plainBodyStart: bom + plain.head.length }
+    }
     const mail = await simpleParser(input, PARSER_OPTIONS)
     const html = typeof mail.html === 'string' && mail.html !== '' ? mail.html : null
     return {

@@ -41,13 +41,13 @@ export function plainTextBody(raw: Buffer): PlainTextBody | null {
   if (!(isUtf8Declared ? isUtf8(body) : isAscii(body))) return null
   // One char per byte, so line ends are replaced without decoding the UTF-8: the string stays one byte per char (V8's
   // fast kind) whatever the text, and the text crosses to the store worker as bytes that SQLite takes as they are.
-  const bytes = body.toString('latin1')
-  const lines = bytes.replaceAll('\r\n', '\n')
+  const byteChars = body.toString('latin1')
+  const withLf = byteChars.replaceAll('\r\n', '\n')
   // A CR or LF that is not part of a CRLF pair (every LF left must be one that replaced a CRLF): leave line-end repair
   // to mailparser.
-  if (lines.includes('\r') || countLineFeeds(lines) !== bytes.length - lines.length) return null
-  const text = Buffer.allocUnsafeSlow(lines.length)
-  text.write(lines, 'latin1')
+  if (withLf.includes('\r') || countLineFeeds(withLf) !== byteChars.length - withLf.length) return null
+  const text = Buffer.allocUnsafeSlow(withLf.length)
+  text.write(withLf, 'latin1')
   return { head: raw.subarray(0, end + BLANK_LINE.length), text }
 }
 
