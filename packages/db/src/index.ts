@@ -2,3 +2,4 @@ export { createDb, migrateToLatest, PAGE_SIZE, type Db, type DbConfig } from './
 export { resolveDatabasePath, DEFAULT_DATABASE_PATH } from './database-path.js'
 export type * from './schema.js'
 export { fullSource, toStoredSource, type StoredSource } from './message-source.js'
+export { convertPageSize, type PageSizeResult } from './page-size.js'

@@ -3,12 +3,25 @@ import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import SQLite from 'better-sqlite3'
 import { afterEach, describe, expect, it } from 'vitest'
-import { createDb, migrateToLatest, PAGE_SIZE, resolveDatabasePath } from '../src/index.js'
+import { convertPageSize, createDb, migrateToLatest, PAGE_SIZE, resolveDatabasePath } from '../src/index.js'
 
 const dirs: string[] = []
 afterEach(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true })
 })
+
+/** A WAL database as SQLite makes it by default (4 KB pages), with a table of 300 rows of 2 KB. */
+function fileWithDefaultPages(): string {
+  const path = tempFile()
+  mkdirSync(dirname(path), { recursive: true })
+  const old = new SQLite(path)
+  old.pragma('journal_mode = WAL')
+  old.exec('CREATE TABLE earlier (id INTEGER PRIMARY KEY, body TEXT)')
+  const insert = old.prepare('INSERT INTO earlier (body) VALUES (?)')
+  for (let i = 0; i < 300; i++) insert.run(`row ${i} `.padEnd(2048, 'x'))
+  old.close()
+  return path
+}
 
 function tempFile(): string {
   const dir = mkdtempSync(join(tmpdir(), 'tempbox-db-'))
@@ -33,12 +46,7 @@ describe('createDb', () => {
     await fresh.db.destroy()
 
     // A file made before (SQLite's default 4 KB pages) keeps them: the page size of a WAL database is fixed.
-    const path = tempFile()
-    mkdirSync(dirname(path), { recursive: true })
-    const old = new SQLite(path)
-    old.pragma('journal_mode = WAL')
-    old.exec('CREATE TABLE earlier (id INTEGER PRIMARY KEY)')
-    old.close()
+    const path = fileWithDefaultPages()
     const reopened = createDb({ path })
     expect(reopened.sqlite.pragma('page_size', { simple: true })).toBe(4096)
     await migrateToLatest(reopened.db)
@@ -79,6 +87,23 @@ describe('createDb', () => {
     expect(await db.selectFrom('attachment').selectAll().execute()).toEqual([])
     await db.destroy()
   })
+
+  it('rewrites a file with 4 KB pages into 16 KB pages, keeping every row, and refuses while another connection is open', () => {
+    const path = fileWithDefaultPages()
+    const other = createDb({ path }).sqlite
+    const { sqlite } = createDb({ path })
+    expect(() => convertPageSize(sqlite)).toThrow('the database is in use: stop the api and mail-ingest first')
+    expect(sqlite.pragma('page_size', { simple: true })).toBe(4096)
+    other.close()
+
+    expect(convertPageSize(sqlite)).toEqual({ changed: true, from: 4096, to: PAGE_SIZE })
+    expect(convertPageSize(sqlite)).toEqual({ changed: false, pageSize: PAGE_SIZE })
+    expect(sqlite.pragma('journal_mode', { simple: true })).toBe('wal')
+    const rows = sqlite.prepare('SELECT id, body FROM earlier ORDER BY id').all() as Array<{ id: number; body: string }>
+    expect(rows).toHaveLength(300)
+    expect(rows[299]).toEqual({ id: 300, body: 'row 299 '.padEnd(2048, 'x') })
+    sqlite.close()
+  })
 })
 
 describe('resolveDatabasePath', () => {
@@ -87,4 +112,5 @@ describe('resolveDatabasePath', () => {
     expect(resolveDatabasePath('/tmp/x.sqlite')).toBe('/tmp/x.sqlite')
     expect(resolveDatabasePath(':memory:')).toBe(':memory:')
   })
+
 })

@@ -1,0 +1,16 @@
+import { createDb } from '../create-db.js'
+import { resolveDatabasePath } from '../database-path.js'
+import { convertPageSize } from '../page-size.js'
+
+const path = resolveDatabasePath(process.env.DATABASE_PATH)
+// No Kysely here: only the better-sqlite3 handle, closed below.
+const { sqlite } = createDb({ path })
+try {
+  const result = convertPageSize(sqlite)
+  console.log(result.changed ? `[db] ${path}: ${result.from} → ${result.to}-byte pages` : `[db] ${path} already uses ${result.pageSize}-byte pages`)
+} catch (error) {
+  console.error(`[db] ${path}: ${error instanceof Error ? error.message : String(error)}`)
+  process.exitCode = 1
+} finally {
+  sqlite.close()
+}
