@@ -14,8 +14,9 @@ export function convertPageSize(sqlite: SQLite.Database): PageSizeResult {
   let mode: unknown
   try {
     mode = sqlite.pragma('journal_mode = DELETE', { simple: true })
-  } catch {
-    mode = 'wal'
+  } catch (error) {
+    // Only a lock held by another connection means "in use"; anything else (a read-only file, say) is its own error.
+    if ((error as { code?: string }).code !== 'SQLITE_BUSY') throw error
   }
   if (mode !== 'delete') throw new Error('the database is in use: stop the api and mail-ingest first')
   try {

@@ -1,8 +1,14 @@
+import { existsSync } from 'node:fs'
 import { createDb } from '../create-db.js'
 import { resolveDatabasePath } from '../database-path.js'
 import { convertPageSize } from '../page-size.js'
 
 const path = resolveDatabasePath(process.env.DATABASE_PATH)
+if (!existsSync(path)) {
+  // Opening it would create an empty database, which already gets the new page size.
+  console.error(`[db] no database at ${path} (set DATABASE_PATH)`)
+  process.exit(1)
+}
 // No Kysely here: only the better-sqlite3 handle, closed below.
 const { sqlite } = createDb({ path })
 try {
