@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { REPO_ROOT, startStack, type Stack } from '../support/stack.js'
 import { HOSTILE_HTML, unsafeParts } from '../../apps/api/test/fixtures/hostile-html.js'
 
-const CORPUS_DIR = resolve(REPO_ROOT, '../shared/corpus/real-mail')
+const CORPUS_DIR = resolve(REPO_ROOT, 'tests/fixtures/real-mail')
 
 function htmlCorpus(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {

@@ -5,8 +5,8 @@ import nodemailer from 'nodemailer'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { REPO_ROOT, startStack, type Stack } from '../support/stack.js'
 
-/** Real messages from other projects' test suites; CI clones the repository with `shared/` beside it. */
-const CORPUS_DIR = resolve(REPO_ROOT, '../shared/corpus/real-mail')
+/** Real messages from other projects' test suites, kept in the repository (sources and licences in SOURCES.md and LICENSES/). */
+const CORPUS_DIR = resolve(REPO_ROOT, 'tests/fixtures/real-mail')
 
 function listMessages(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {

@@ -6,7 +6,7 @@ import { parseMessage } from '../src/parse-message.js'
 import { plainTextBody } from '../src/plain-text-body.js'
 
 /** Real messages from other projects' test suites (beside the repository, as CI clones it). */
-const CORPUS_DIR = new URL('../../../../shared/corpus/real-mail/', import.meta.url).pathname
+const CORPUS_DIR = new URL('../../../tests/fixtures/real-mail/', import.meta.url).pathname
 
 function listMessages(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
