@@ -109,11 +109,10 @@ describe('address limits held by the primary', () => {
   })
 
   it('fails closed with 503 when the primary does not answer or is gone', async () => {
-    const started = Date.now()
-    const stuck = await rejection(new SharedAddressLimits(orphanClient(50)).reserve(ip, hour(started), started))
+    const now = Date.now()
+    const stuck = await rejection(new SharedAddressLimits(orphanClient(50)).reserve(ip, hour(now), now))
     expect(stuck).toMatchObject({ statusCode: 503, code: 'unavailable', message: UNAVAILABLE })
-    expect(Date.now() - started).toBeLessThan(1_000)
-    const gone = await rejection(new SharedAddressLimits(orphanClient(60_000, true)).reserve(ip, hour(started), started))
+    const gone = await rejection(new SharedAddressLimits(orphanClient(60_000, true)).reserve(ip, hour(now), now))
     expect(gone).toMatchObject({ statusCode: 503, code: 'unavailable' })
   })
 })

@@ -32,7 +32,9 @@ describe('GET /api/email/{address}/wait', () => {
     const address = await generate(app)
     await deliver(app, address, { subject: 'before the call' })
     const pending = wait(address, 'timeout=30')
-    setTimeout(() => void deliver(app, address, { subject: 'Your login code', text: 'Use 739204 to sign in.' }), 200)
+    // The wait has taken its baseline once it listens; a message delivered before that would be its baseline.
+    await expect.poll(() => app.mailWatcher.subscriberCount()).toBe(1)
+    await deliver(app, address, { subject: 'Your login code', text: 'Use 739204 to sign in.' })
     const res = await pending
     expect(res.statusCode).toBe(200)
     const body = res.json() as { timedOut: boolean; message: { subject: string; verification: { codes: string[] } } }
@@ -70,11 +72,10 @@ describe('GET /api/email/{address}/wait', () => {
     cleanups.push(() => other.db.destroy())
     const inbox = await other.db.selectFrom('inbox').select('id').where('address', '=', address).executeTakeFirstOrThrow()
     const pending = wait(address, 'timeout=30')
-    setTimeout(() => {
-      other.sqlite
-        .prepare('insert into message (inbox_id, subject, received_at, size, raw, text) values (?, ?, ?, ?, ?, ?)')
-        .run(inbox.id, 'from ingest', Date.now(), 3, Buffer.from('abc'), 'hi')
-    }, 200)
+    await expect.poll(() => app.mailWatcher.subscriberCount()).toBe(1)
+    other.sqlite
+      .prepare('insert into message (inbox_id, subject, received_at, size, raw, text) values (?, ?, ?, ?, ?, ?)')
+      .run(inbox.id, 'from ingest', Date.now(), 3, Buffer.from('abc'), 'hi')
     const res = await pending
     expect((res.json() as { message: { subject: string } }).message.subject).toBe('from ingest')
     // and the cached listing follows too

@@ -107,15 +107,17 @@ describe('GET /api/links', () => {
   it('answers live counts for the given codes only, newest first, ignoring unknown codes', async () => {
     app = await buildTestApp()
     const a = (await shorten('https://a.example')).json()
-    await new Promise((r) => setTimeout(r, 5))
     const b = (await shorten('https://b.example')).json()
     const other = (await shorten('https://someone-else.example')).json()
+    // `a` was made first but dated later: the order follows the creation time, not the row id.
+    await app.db.updateTable('short_link').set({ created_at: Date.now() + 60_000 }).where('code', '=', a.code).execute()
     await app.inject({ method: 'GET', url: `/s/${a.code}` })
     const res = await app.inject({ method: 'GET', url: `/api/links?codes=${a.code},${b.code},XXXXXX,<bad>` })
     expect(res.statusCode).toBe(200)
     const links = res.json().links
-    expect(links.map((l: { code: string }) => l.code)).toEqual([b.code, a.code])
-    expect(links[1].clicks).toBe(1)
+    expect(links.map((l: { code: string }) => l.code)).toEqual([a.code, b.code])
+    expect(links[0].clicks).toBe(1)
+    expect(links[1].clicks).toBe(0)
     expect(links.some((l: { code: string }) => l.code === other.code)).toBe(false)
   })
 

@@ -2,13 +2,14 @@ import '../../../lib/i18n'
 import { render, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { dismissToast, Toaster } from '@tempbox/ui'
-import { delay, http, HttpResponse } from 'msw'
+import { http, HttpResponse } from 'msw'
 import { MemoryRouter } from 'react-router'
 import { SWRConfig } from 'swr'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import { AUTH_TOKEN_KEY } from '../../../lib/api-client'
 import { swrConfig } from '../../../lib/swr'
 import { useCurrentAddress } from '../../../stores/current-address'
+import { gate } from '../../../testing/gate'
 import { server } from '../../../testing/mocks/server'
 import { useAuthToken } from '../stores/auth-token'
 import { AccountDialog } from './account-dialog'
@@ -62,10 +63,11 @@ function signedIn() {
 describe('AccountDialog', () => {
   it('registers: Creating... while pending, then the token is stored, the dialog closes and a toast says Account Created', async () => {
     let sent: unknown
+    const held = gate()
     server.use(
       http.post('/api/auth/register', async ({ request }) => {
         sent = await request.json()
-        await delay(50)
+        await held.wait
         return HttpResponse.json({ token: 'new-token', user: user1 })
       }),
       http.get('/api/auth/addresses', () => HttpResponse.json({ addresses: [] })),
@@ -79,6 +81,7 @@ describe('AccountDialog', () => {
     await fill(user, within(dialog).getByLabelText('Password'), 'secret1')
     await user.click(within(dialog).getByRole('button', { name: 'Create Account' }))
     expect(await within(dialog).findByRole('button', { name: 'Creating...' })).toBeDisabled()
+    held.open()
     await expectToast('Account Created')
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull())
     expect(localStorage.getItem(AUTH_TOKEN_KEY)).toBe('new-token')

@@ -1,12 +1,13 @@
 import i18n, { applyLanguage } from '../../../lib/i18n'
 import { act, cleanup, render, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
-import { delay, http, HttpResponse } from 'msw'
+import { http, HttpResponse } from 'msw'
 import { dismissToast, Toaster } from '@tempbox/ui'
 import { SWRConfig } from 'swr'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import { swrConfig } from '../../../lib/swr'
 import { useCurrentAddress } from '../../../stores/current-address'
+import { gate } from '../../../testing/gate'
 import { fullMessage, inboxMessage } from '../../../testing/mocks/email-data'
 import { emailState, TEST_ADDRESS } from '../../../testing/mocks/email-handlers'
 import { server } from '../../../testing/mocks/server'
@@ -51,15 +52,17 @@ function withAddress() {
 
 describe('generate', () => {
   it('shows Generating... while pending, then the address and an Email Generated toast', async () => {
+    const held = gate()
     server.use(
       http.post('/api/email/generate', async () => {
-        await delay(50)
+        await held.wait
         return HttpResponse.json({ email: TEST_ADDRESS, expiresAt: new Date(Date.now() + 86_400_000).toISOString() })
       }),
     )
     const user = renderTool()
     await user.click(screen.getByRole('button', { name: 'Generate Email' }))
-    expect(screen.getByRole('button', { name: 'Generating...' })).toBeDisabled()
+    expect(await screen.findByRole('button', { name: 'Generating...' })).toBeDisabled()
+    held.open()
     await expectToast('Email Generated')
     expect(screen.getByLabelText('Your temporary address')).toHaveValue(TEST_ADDRESS)
     expect(screen.getByTestId('expiry')).toHaveTextContent(/Expires in 2[34]:\d\d:\d\d/)
@@ -119,15 +122,17 @@ describe('check emails', () => {
     const user = renderTool()
     await screen.findByText(/No messages yet/)
     emailState.messages = [inboxMessage()]
+    const held = gate()
     server.use(
       http.get('/api/email/:address', async ({ request }) => {
         emailState.inboxRequests.push(request.clone())
-        await delay(50)
+        await held.wait
         return HttpResponse.json({ messages: emailState.messages })
       }),
     )
     await user.click(screen.getByRole('button', { name: 'Check Emails' }))
-    expect(screen.getByRole('button', { name: 'Checking...' })).toBeDisabled()
+    expect(await screen.findByRole('button', { name: 'Checking...' })).toBeDisabled()
+    held.open()
     await expectToast('Inbox Refreshed')
     await expectToast('Found 1 message(s).')
     expect(screen.getByText('Alice Example')).toBeInTheDocument()
