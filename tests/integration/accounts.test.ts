@@ -64,7 +64,7 @@ describe('accounts over the real processes', () => {
     expect((await call<{ user: { email: string } }>('GET', '/api/auth/me', undefined, auth.token)).body.user.email).toBe('stay@example.com')
     const after = await call<{ open: boolean; secretKey: string }>('GET', '/api/auth/setup')
     expect(after.body.secretKey).toBe(before.body.secretKey)
-    const promoted = await call('POST', '/api/auth/promote-owner', { email: 'stay@example.com', secretKey: after.body.secretKey })
+    const promoted = await call('POST', '/api/auth/promote-owner', { email: 'stay@example.com', secretKey: after.body.secretKey }, auth.token)
     expect(promoted.status).toBe(200)
     expect((await call('GET', '/api/auth/setup')).body).toEqual({ open: false })
     expect((await call('GET', '/api/analytics/realtime', undefined, auth.token)).status).toBe(200)

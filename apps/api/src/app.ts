@@ -2,6 +2,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServ
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { Config } from './config.js'
 import { localGlobalState, type GlobalState } from './global-state.js'
+import { redactUrl } from './redact-url.js'
 import rateLimit from '@fastify/rate-limit'
 import dbPlugin from './plugins/db.js'
 import errorHandler from './plugins/error-handler.js'
@@ -17,6 +18,7 @@ import ipRoutes from './routes/ip/index.js'
 import shortRedirectRoutes from './routes/short/index.js'
 import authPlugin from './plugins/auth.js'
 import authRoutes from './routes/auth/index.js'
+import ownerRoutes from './routes/auth/owner.js'
 import contactRoutes from './routes/contact/index.js'
 import analyticsRoutes from './routes/analytics/index.js'
 
@@ -38,8 +40,9 @@ export async function buildApp(config: Config, globalState: GlobalState = localG
   const options: FastifyServerOptions = {
     logger: config.logLevel === 'silent' ? false : {
       level: config.logLevel,
-      // No raw IP in production logs (privacy promise): only method and URL are logged.
-      serializers: config.isProduction ? { req: (req) => ({ method: req.method, url: req.url }) } : undefined,
+      // Production logs hold no raw IP, address, token or password (privacy promise): a request is its method and its
+      // URL with addresses, IPs, codes and query values replaced; headers and bodies are never logged.
+      serializers: config.isProduction ? { req: (req) => ({ method: req.method, url: redactUrl(req.url) }) } : undefined,
     },
     // Fastify accepts a hop count at runtime though its types omit it.
     trustProxy: config.trustProxy as FastifyServerOptions['trustProxy'],
@@ -69,6 +72,7 @@ export async function buildApp(config: Config, globalState: GlobalState = localG
       await api.register(linkRoutes)
       await api.register(ipRoutes)
       await api.register(authRoutes)
+      await api.register(ownerRoutes)
       await api.register(contactRoutes)
       await api.register(analyticsRoutes)
     },

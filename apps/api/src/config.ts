@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
-import { resolveDatabasePath } from '@tempbox/db'
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE, resolveDatabasePath } from '@tempbox/db'
 
 export interface Config {
   host: string
@@ -28,6 +28,8 @@ export interface Config {
   jwtSecret: string
   jwtExpiresIn: string
   adminSetupKey: string
+  /** Show the setup key on /admin-setup while setup is open (spec); off in production unless SHOW_SETUP_KEY=true. */
+  showSetupKey: boolean
   isProduction: boolean
   logLevel: string
 }
@@ -79,6 +81,7 @@ export function loadConfig(env: Env = process.env): Config {
     jwtSecret,
     jwtExpiresIn: env.JWT_EXPIRES_IN || '7d',
     adminSetupKey,
+    showSetupKey: env.SHOW_SETUP_KEY ? env.SHOW_SETUP_KEY === 'true' : !isProduction,
     isProduction,
     logLevel: env.LOG_LEVEL || 'info',
   }
@@ -119,8 +122,8 @@ function readOrCreateSecret(dataDir: string, name: string): string {
   if (!dataDir) return randomBytes(32).toString('hex')
   const file = join(dataDir, name)
   if (existsSync(file)) return readFileSync(file, 'utf8').trim()
-  mkdirSync(dataDir, { recursive: true })
+  mkdirSync(dataDir, { recursive: true, mode: PRIVATE_DIR_MODE })
   const secret = randomBytes(32).toString('hex')
-  writeFileSync(file, secret + '\n', { mode: 0o600 })
+  writeFileSync(file, secret + '\n', { mode: PRIVATE_FILE_MODE })
   return secret
 }

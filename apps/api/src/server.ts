@@ -15,6 +15,12 @@ if (config.apiProcesses > 1 && cluster.isPrimary) {
   const globalState = cluster.isWorker ? (await import('./cluster/worker-state.js')).workerGlobalState() : undefined
   const app = await buildApp(config, globalState)
   await app.listen({ host: config.host, port: config.port })
+  // With several processes the primary prints it, once.
+  if (!cluster.isWorker) {
+    const { setupKeyNotice } = await import('./services/setup-service.js')
+    const notice = await setupKeyNotice(app.db, config)
+    if (notice) app.log.warn(notice)
+  }
 
   let closing = false
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {

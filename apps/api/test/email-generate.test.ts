@@ -38,8 +38,8 @@ describe('POST /api/email/generate', () => {
 
   it('answers 409 when the chosen name is taken', async () => {
     app = await buildTestApp()
-    await post({ localPart: 'alice' })
-    const res = await post({ localPart: 'ALICE' }, '198.51.100.2')
+    await post({ localPart: 'alice-k7' })
+    const res = await post({ localPart: 'ALICE-K7' }, '198.51.100.2')
     expect(res.statusCode).toBe(409)
     expect(res.json()).toMatchObject({ code: 'address_taken', error: expect.stringContaining('already taken') })
   })
@@ -56,6 +56,16 @@ describe('POST /api/email/generate', () => {
       expect(res.statusCode, name).toBe(400)
       expect(['invalid_address', 'validation_failed']).toContain((res.json() as { code: string }).code)
     }
+    for (const name of ['a', 'bob', 'test', 'ci-r1']) {
+      const res = await post({ localPart: name })
+      expect(res.statusCode, name).toBe(400)
+      expect(res.json()).toEqual({
+        error: 'Choose a name of at least 6 characters: shorter names are easy for others to guess.',
+        code: 'invalid_address',
+        fields: { localPart: 'Use at least 6 characters.' },
+      })
+    }
+    expect((await post({ localPart: 'ci-run' })).statusCode).toBe(200)
     const res = await post({ domain: 'gmail.com' })
     expect(res.statusCode).toBe(400)
     expect(res.json()).toMatchObject({ code: 'domain_not_served', error: expect.stringContaining('tempbox.local') })

@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs'
+import { closeSync, mkdirSync, openSync } from 'node:fs'
 import { dirname } from 'node:path'
 import SQLite from 'better-sqlite3'
 import { Kysely, Migrator, SqliteDialect } from 'kysely'
@@ -17,6 +17,10 @@ export interface DbConfig {
 /** Default wait for the other process's write lock: ingest and API share one file. */
 const DEFAULT_BUSY_TIMEOUT_MS = 5000
 
+/** Modes of a data folder and database file this creates (an existing one keeps its own). */
+export const PRIVATE_DIR_MODE = 0o700
+export const PRIVATE_FILE_MODE = 0o600
+
 /**
  * Page size of a new database file. A 100 KB message spans 25 pages of SQLite's default 4 KB, and every page costs
  * two writes into the WAL and a read and a write when checkpointed: 16 KB pages cut the CPU of storing it roughly in
@@ -30,7 +34,12 @@ export const PAGE_SIZE = 16_384
  * transaction durable across power loss before we answer SMTP 250.
  */
 export function createDb(config: DbConfig): { db: Db; sqlite: SQLite.Database } {
-  if (config.path !== ':memory:') mkdirSync(dirname(config.path), { recursive: true })
+  if (config.path !== ':memory:') {
+    // Mail, accounts and password hashes live here: only the service's own user may read them. SQLite gives the -wal
+    // and -shm files the mode of the main file, so creating that one 0600 first keeps all three private.
+    mkdirSync(dirname(config.path), { recursive: true, mode: PRIVATE_DIR_MODE })
+    closeSync(openSync(config.path, 'a', PRIVATE_FILE_MODE))
+  }
   const sqlite = new SQLite(config.path)
   // Only takes effect on an empty file, and must come before WAL mode writes the header.
   sqlite.pragma(`page_size = ${PAGE_SIZE}`)

@@ -1,4 +1,4 @@
-export { createDb, migrateToLatest, PAGE_SIZE, type Db, type DbConfig } from './create-db.js'
+export { createDb, migrateToLatest, PAGE_SIZE, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE, type Db, type DbConfig } from './create-db.js'
 export { resolveDatabasePath, DEFAULT_DATABASE_PATH } from './database-path.js'
 export type * from './schema.js'
 export { fullSource, toStoredSource, type StoredSource } from './message-source.js'

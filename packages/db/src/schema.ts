@@ -60,6 +60,14 @@ export interface UserTable {
   password_hash: string
   role: ColumnType<string, string | undefined, string>
   created_at: Millis
+  /** Tokens signed with an older version are refused: raised on password change and "sign out everywhere". */
+  token_version: Generated<number>
+}
+
+/** Facts that, once recorded, stay true (e.g. `owner_setup_done`): a row's presence is the fact. */
+export interface SiteFactTable {
+  name: string
+  created_at: Millis
 }
 
 export interface ContactMessageTable {
@@ -112,6 +120,7 @@ export interface Database {
   visitor_daily: VisitorDailyTable
   inbox_created_daily: InboxCreatedDailyTable
   short_link: ShortLinkTable
+  site_fact: SiteFactTable
 }
 
 export type InboxRow = Selectable<InboxTable>

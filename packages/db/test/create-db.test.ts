@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import SQLite from 'better-sqlite3'
@@ -52,6 +52,25 @@ describe('createDb', () => {
     await migrateToLatest(reopened.db)
     expect((await reopened.db.introspection.getTables()).map((t) => t.name)).toEqual(expect.arrayContaining(['earlier', 'message']))
     await reopened.db.destroy()
+  })
+
+  it('creates the data folder, the file and its -wal and -shm readable by their owner only, even under a lax umask', async () => {
+    const path = tempFile()
+    const umask = process.umask(0o000)
+    try {
+      const { db } = createDb({ path })
+      await migrateToLatest(db)
+      await db.insertInto('contact_message').values({ name: 'n', email: 'e@example.com', subject: 's', message: 'm', submitted_at: 1 }).execute()
+      const mode = (p: string) => statSync(p).mode & 0o777
+      expect(mode(dirname(path))).toBe(0o700)
+      expect(mode(path)).toBe(0o600)
+      expect(existsSync(`${path}-wal`) && existsSync(`${path}-shm`)).toBe(true)
+      expect(mode(`${path}-wal`)).toBe(0o600)
+      expect(mode(`${path}-shm`)).toBe(0o600)
+      await db.destroy()
+    } finally {
+      process.umask(umask)
+    }
   })
 
   it('migrates to the latest schema, and migrating again is a no-op', async () => {

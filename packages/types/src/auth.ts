@@ -5,6 +5,8 @@ export const ROLES = ['user', 'admin', 'owner'] as const
 export type Role = (typeof ROLES)[number]
 
 export const PASSWORD_MIN_LENGTH = 6
+/** Longer passwords are refused rather than hashed: argon2 of megabytes is a cheap way to burn our CPU. */
+export const PASSWORD_MAX_LENGTH = 256
 
 export const PublicUser = Type.Object({
   id: Type.Integer(),
@@ -49,10 +51,14 @@ export type SavedAddress = Static<typeof SavedAddress>
 export const SavedAddressesResponse = Type.Object({ addresses: Type.Array(SavedAddress) })
 export type SavedAddressesResponse = Static<typeof SavedAddressesResponse>
 
-/** The setup key is only ever returned while no owner exists. */
+/**
+ * Setup is open until the first owner is made, then closed for good. While open, the key is returned unless the
+ * server hides it (production without SHOW_SETUP_KEY): then `keyInLog` says the operator finds it in the server log.
+ */
 export const SetupStatusResponse = Type.Object({
   open: Type.Boolean(),
   secretKey: Type.Optional(Type.String()),
+  keyInLog: Type.Optional(Type.Boolean({ description: 'True while open when the key is printed in the server log instead of shown.' })),
 })
 export type SetupStatusResponse = Static<typeof SetupStatusResponse>
 
@@ -64,3 +70,18 @@ export type PromoteOwnerBody = Static<typeof PromoteOwnerBody>
 
 export const PromoteOwnerResponse = Type.Object({ success: Type.Boolean(), message: Type.String(), user: PublicUser })
 export type PromoteOwnerResponse = Static<typeof PromoteOwnerResponse>
+
+export const ChangePasswordBody = Type.Object({
+  currentPassword: Type.String({ maxLength: 1000 }),
+  newPassword: Type.String({ maxLength: 1000 }),
+})
+export type ChangePasswordBody = Static<typeof ChangePasswordBody>
+
+export const ChangeRoleBody = Type.Object({
+  email: Type.String({ maxLength: 1000 }),
+  role: Type.String({ maxLength: 20, description: 'user, admin or owner.' }),
+})
+export type ChangeRoleBody = Static<typeof ChangeRoleBody>
+
+export const ChangeRoleResponse = Type.Object({ success: Type.Boolean(), message: Type.String(), user: PublicUser })
+export type ChangeRoleResponse = Static<typeof ChangeRoleResponse>

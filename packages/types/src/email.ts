@@ -1,5 +1,8 @@
 import { Type, type Static } from 'typebox'
 
+/** A chosen name shorter than this is refused: short names are the first ones others guess. */
+export const MIN_CHOSEN_LOCAL_PART_LENGTH = 6
+
 export const GenerateEmailBody = Type.Object(
   {
     localPart: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'Desired local part; random when omitted.' })),

@@ -22,6 +22,8 @@ export const ERROR_CODES = [
   'invalid_credentials',
   'setup_closed',
   'invalid_setup_key',
+  'wrong_password',
+  'last_owner',
   'user_not_found',
   'contact_not_found',
   'link_not_found',

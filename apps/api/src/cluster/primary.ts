@@ -1,6 +1,7 @@
 import cluster, { type Worker } from 'node:cluster'
 import { createDb, migrateToLatest } from '@tempbox/db'
 import type { Config } from '../config.js'
+import { setupKeyNotice } from '../services/setup-service.js'
 import { serveIpc, workerPort, type IpcPort } from './ipc.js'
 import { primaryLog } from './primary-log.js'
 import { PrimaryState } from './primary-state.js'
@@ -22,9 +23,11 @@ export async function runPrimary(config: Config): Promise<void> {
   // Once, here: workers starting together on a new file would race to migrate it.
   const { db } = createDb({ path: config.databasePath })
   await migrateToLatest(db)
+  const log = primaryLog(config.logLevel)
+  const notice = await setupKeyNotice(db, config)
+  if (notice) log.warn(notice)
   await db.destroy()
 
-  const log = primaryLog(config.logLevel)
   const state = new PrimaryState(config)
   const workers = new Map<Worker, { port: IpcPort; role: WorkerRole; firstGeneration: boolean; listened: boolean }>()
   const handlers = state.handlers((origin) => [...workers.values()].map((w) => w.port).filter((port) => port !== origin))

@@ -8,8 +8,9 @@ import { isAdminRole } from '../services/user-fields.js'
 
 declare module '@fastify/jwt' {
   interface FastifyJWT {
-    payload: { sub: string }
-    user: { sub: string }
+    /** `ver`: the account's token version when signed; a token with an older one is refused (revoked). */
+    payload: { sub: string; ver: number }
+    user: { sub: string; ver: number }
   }
 }
 
@@ -19,7 +20,9 @@ declare module 'fastify' {
     authenticate: (request: FastifyRequest, reply: FastifyReply) => Promise<void>
     /** preHandler: `authenticate`, then 403 unless the account is admin or owner. */
     requireAdmin: (request: FastifyRequest, reply: FastifyReply) => Promise<void>
-    signToken: (user: Pick<UserRow, 'id'>) => string
+    /** preHandler: `authenticate`, then 403 unless the account is an owner. */
+    requireOwner: (request: FastifyRequest, reply: FastifyReply) => Promise<void>
+    signToken: (user: Pick<UserRow, 'id' | 'token_version'>) => string
   }
   interface FastifyRequest {
     /** The signed-in account when a valid token came with the request, else null (never an error). */
@@ -30,10 +33,12 @@ declare module 'fastify' {
 
 const SIGN_IN = 'Please sign in to continue.'
 const EXPIRED = 'Your session has expired. Please sign in again.'
+const REVOKED = 'This session was signed out (password changed or signed out everywhere). Please sign in again.'
 
 /**
- * Bearer-token auth. Tokens carry only the account id; the role is read from the database on every check, so a
- * promotion or a deleted account takes effect at once. HS256 only (no `alg: none`, no key confusion).
+ * Bearer-token auth. Tokens carry the account id and its token version; the row is read by primary key on every
+ * check (the one read a request pays), so a promotion, a deleted account or a raised version takes effect at once.
+ * HS256 only (no `alg: none`, no key confusion).
  */
 export default fp(
   async (app) => {
@@ -44,16 +49,20 @@ export default fp(
     })
     app.decorateRequest('userId', null)
     app.decorateRequest('currentUser', null)
-    app.decorate('signToken', (user: Pick<UserRow, 'id'>) => app.jwt.sign({ sub: String(user.id) }))
+    app.decorate('signToken', (user: Pick<UserRow, 'id' | 'token_version'>) => app.jwt.sign({ sub: String(user.id), ver: user.token_version }))
 
-    async function userFromToken(request: FastifyRequest): Promise<UserRow | 'expired' | null> {
+    async function userFromToken(request: FastifyRequest): Promise<UserRow | 'expired' | 'revoked' | null> {
       const header = request.headers.authorization
       if (!header || !/^Bearer\s+\S+$/i.test(header)) return null
       try {
-        const payload = await request.jwtVerify<{ sub: string }>()
+        const payload = await request.jwtVerify<{ sub: string; ver?: unknown }>()
         const id = Number(payload.sub)
         if (!Number.isSafeInteger(id)) return null
-        return (await findUserById(app.db, id)) ?? null
+        const user = await findUserById(app.db, id)
+        if (!user) return null
+        // Tokens from before versions existed carry none: they count as version 0, revoked by the first raise.
+        const version = payload.ver === undefined ? 0 : payload.ver
+        return version === user.token_version ? user : 'revoked'
       } catch (err) {
         return (err as { code?: string }).code === 'FST_JWT_AUTHORIZATION_TOKEN_EXPIRED' ? 'expired' : null
       }
@@ -63,7 +72,7 @@ export default fp(
     app.addHook('onRequest', async (request) => {
       if (!request.headers.authorization) return
       const user = await userFromToken(request)
-      if (user && user !== 'expired') {
+      if (typeof user === 'object' && user !== null) {
         request.currentUser = user
         request.userId = user.id
       }
@@ -73,6 +82,7 @@ export default fp(
       if (request.currentUser) return
       const user = await userFromToken(request)
       if (user === 'expired') throw new AppError('unauthorized', EXPIRED)
+      if (user === 'revoked') throw new AppError('unauthorized', REVOKED)
       if (!user) throw new AppError('unauthorized', SIGN_IN)
       request.currentUser = user
       request.userId = user.id
@@ -83,6 +93,11 @@ export default fp(
       if (!isAdminRole(request.currentUser?.role)) {
         throw new AppError('forbidden', 'Only admins and owners can view analytics data.')
       }
+    })
+
+    app.decorate('requireOwner', async (request: FastifyRequest, reply: FastifyReply) => {
+      await app.authenticate(request, reply)
+      if (request.currentUser?.role !== 'owner') throw new AppError('forbidden', 'Only an owner can change roles.')
     })
   },
   { name: 'auth', dependencies: ['db'] },

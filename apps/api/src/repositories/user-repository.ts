@@ -38,22 +38,61 @@ export async function listLiveInboxesOfUser(db: Db, userId: number, now: number)
     .execute()
 }
 
-export async function ownerExists(db: Db): Promise<boolean> {
-  const row = await db.selectFrom('user').select('id').where('role', '=', 'owner').limit(1).executeTakeFirst()
+/** The fact recorded by the first promotion; it is never removed, so setup stays closed whoever is deleted later. */
+export const OWNER_SETUP_DONE = 'owner_setup_done'
+
+export async function isOwnerSetupDone(db: Db): Promise<boolean> {
+  const row = await db.selectFrom('site_fact').select('name').where('name', '=', OWNER_SETUP_DONE).executeTakeFirst()
   return row !== undefined
 }
 
 /**
- * Makes the account the owner only if no owner exists yet, atomically: two concurrent promotions can't both win.
- * Returns the updated row, `closed` when an owner already exists, or `missing` when no account has this email.
+ * Makes the account the first owner and closes setup, in one transaction. Recording the fact is the transaction's
+ * first statement and a primary-key insert, so of two promotions at the same moment (in any process) exactly one
+ * inserts it; the other finds it there. Returns the updated row, `closed`, or `missing` (nothing is recorded then).
  */
-export async function promoteToOwnerIfNone(db: Db, email: string): Promise<UserRow | 'closed' | 'missing'> {
+export async function promoteFirstOwner(db: Db, userId: number, now: number): Promise<UserRow | 'closed' | 'missing'> {
+  try {
+    return await db.transaction().execute(async (trx) => {
+      const claimed = await trx.insertInto('site_fact').values({ name: OWNER_SETUP_DONE, created_at: now }).onConflict((oc) => oc.doNothing()).executeTakeFirst()
+      if (Number(claimed.numInsertedOrUpdatedRows ?? 0n) === 0) return 'closed' as const
+      const row = await trx.updateTable('user').set({ role: 'owner' }).where('id', '=', userId).returningAll().executeTakeFirst()
+      if (!row) throw new MissingUser()
+      return row
+    })
+  } catch (err) {
+    if (err instanceof MissingUser) return 'missing'
+    throw err
+  }
+}
+
+/** Thrown inside a transaction to roll it back. */
+class MissingUser extends Error {}
+
+/**
+ * Sets an account's role; refuses (`last_owner`) to take the role from the only owner, since setup never reopens to
+ * make another. One transaction, so two owners demoting each other at once can't leave none.
+ */
+export async function changeUserRole(db: Db, email: string, role: string): Promise<UserRow | 'missing' | 'last_owner'> {
   return db.transaction().execute(async (trx) => {
-    const owner = await trx.selectFrom('user').select('id').where('role', '=', 'owner').limit(1).executeTakeFirst()
-    if (owner) return 'closed' as const
-    const row = await trx.updateTable('user').set({ role: 'owner' }).where('email', '=', email).returningAll().executeTakeFirst()
-    return row ?? ('missing' as const)
+    const user = await trx.selectFrom('user').selectAll().where('email', '=', email).executeTakeFirst()
+    if (!user) return 'missing' as const
+    if (user.role === 'owner' && role !== 'owner') {
+      const owners = await trx.selectFrom('user').select((eb) => eb.fn.countAll<number>().as('n')).where('role', '=', 'owner').executeTakeFirstOrThrow()
+      if (Number(owners.n) <= 1) return 'last_owner' as const
+    }
+    return (await trx.updateTable('user').set({ role }).where('id', '=', user.id).returningAll().executeTakeFirstOrThrow())
   })
+}
+
+/** Raises the token version (revoking every token signed before); with `passwordHash`, also sets the new password. */
+export async function raiseTokenVersion(db: Db, id: number, passwordHash?: string): Promise<UserRow | undefined> {
+  return db
+    .updateTable('user')
+    .set((eb) => ({ token_version: eb('token_version', '+', 1), ...(passwordHash ? { password_hash: passwordHash } : {}) }))
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirst()
 }
 
 export async function setUserRole(db: Db, id: number, role: string): Promise<void> {

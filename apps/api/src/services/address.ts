@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto'
+import { MIN_CHOSEN_LOCAL_PART_LENGTH } from '@tempbox/types'
 import { AppError } from '../errors.js'
 
 /**
@@ -31,7 +32,10 @@ const RESERVED = new Set([
 const DOT_ATOM = /^[a-z0-9!#$%&'*+\-/=?^_`{|}~]+(\.[a-z0-9!#$%&'*+\-/=?^_`{|}~]+)*$/
 const DOMAIN = /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/
 
-/** Checks a chosen local part; answers the sentence a person reads. Returns it lower-cased. */
+/**
+ * Checks a chosen local part; answers the sentence a person reads. Returns it lower-cased. Anyone who guesses a
+ * chosen name reads its mail, so very short names are refused (the web app also suggests adding random characters).
+ */
 export function validateLocalPart(raw: string): string {
   const local = raw.trim().toLowerCase()
   if (local.length === 0 || local.length > 64) {
@@ -45,6 +49,14 @@ export function validateLocalPart(raw: string): string {
   const bare = local.split('+')[0]!.replace(/[._-]/g, '')
   if (RESERVED.has(local) || RESERVED.has(bare)) {
     throw new AppError('address_reserved', `The name "${local}" is reserved. Please choose another one.`, { localPart: 'This name is reserved.' })
+  }
+  // After the reserved check, so `admin` still says it is reserved.
+  if (local.length < MIN_CHOSEN_LOCAL_PART_LENGTH) {
+    throw new AppError(
+      'invalid_address',
+      `Choose a name of at least ${MIN_CHOSEN_LOCAL_PART_LENGTH} characters: shorter names are easy for others to guess.`,
+      { localPart: `Use at least ${MIN_CHOSEN_LOCAL_PART_LENGTH} characters.` },
+    )
   }
   return local
 }

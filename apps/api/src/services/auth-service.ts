@@ -1,13 +1,12 @@
 import argon2 from 'argon2'
 import type { Db, UserRow } from '@tempbox/db'
-import { PASSWORD_MIN_LENGTH, type AuthResponse, type SavedAddress } from '@tempbox/types'
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, ROLES, type AuthResponse, type ChangeRoleResponse, type PublicUser, type SavedAddress } from '@tempbox/types'
 import { AppError } from '../errors.js'
-import { deleteUserCascade, findUserByEmail, insertUser, listLiveInboxesOfUser } from '../repositories/user-repository.js'
+import { changeUserRole, deleteUserCascade, findUserByEmail, insertUser, listLiveInboxesOfUser, raiseTokenVersion } from '../repositories/user-repository.js'
 import { emailProblem, normaliseEmail, toPublicUser } from './user-fields.js'
 
 /** argon2id with OWASP's minimum profile (19 MiB, 2 passes): strong, and cheap enough for a 2-core host. */
 const HASH_OPTIONS = { type: argon2.argon2id, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const
-const PASSWORD_MAX_LENGTH = 256
 const USERNAME_MAX_LENGTH = 50
 export const INVALID_CREDENTIALS = 'Invalid email or password'
 
@@ -33,8 +32,8 @@ export class AuthService {
     const fields: Record<string, string> = {}
     const emailError = emailProblem(email)
     if (emailError) fields.email = emailError
-    if (input.password.length < PASSWORD_MIN_LENGTH) fields.password = `Password must be at least ${PASSWORD_MIN_LENGTH} characters.`
-    else if (input.password.length > PASSWORD_MAX_LENGTH) fields.password = `Password must be at most ${PASSWORD_MAX_LENGTH} characters.`
+    const passwordError = newPasswordProblem(input.password)
+    if (passwordError) fields.password = passwordError
     if (username && username.length > USERNAME_MAX_LENGTH) fields.username = `Username must be at most ${USERNAME_MAX_LENGTH} characters.`
     throwIfInvalid(fields)
 
@@ -63,6 +62,47 @@ export class AuthService {
     return { token: this.sign(row), user: toPublicUser(row) }
   }
 
+  /**
+   * Checks the current password, stores the new one and raises the token version in one statement: every token signed
+   * before (a stolen one included) stops working, and this session gets a fresh token.
+   */
+  async changePassword(user: UserRow, input: { currentPassword: string; newPassword: string }): Promise<AuthResponse> {
+    const fields: Record<string, string> = {}
+    if (input.currentPassword === '') fields.currentPassword = 'Current password is required.'
+    const passwordError = newPasswordProblem(input.newPassword)
+    if (passwordError) fields.newPassword = passwordError
+    else if (input.newPassword === input.currentPassword) fields.newPassword = 'The new password must differ from the current one.'
+    throwIfInvalid(fields)
+
+    const ok = await argon2.verify(user.password_hash, input.currentPassword.slice(0, PASSWORD_MAX_LENGTH + 1)).catch(() => false)
+    if (!ok) throw new AppError('wrong_password', 'The current password is not correct.', { currentPassword: 'The current password is not correct.' })
+    const row = await raiseTokenVersion(this.db, user.id, await argon2.hash(input.newPassword, HASH_OPTIONS))
+    if (!row) throw new AppError('user_not_found', 'This account no longer exists.')
+    return { token: this.sign(row), user: toPublicUser(row) }
+  }
+
+  /** Revokes every token of the account, this session's included. */
+  async signOutEverywhere(userId: number): Promise<void> {
+    if (!(await raiseTokenVersion(this.db, userId))) throw new AppError('user_not_found', 'This account no longer exists.')
+  }
+
+  /** Owners only (the route checks): gives an account a role. The last owner can't give theirs away. */
+  async changeRole(input: { email: string; role: string }): Promise<ChangeRoleResponse> {
+    const email = normaliseEmail(input.email)
+    const role = input.role.trim().toLowerCase()
+    const fields: Record<string, string> = {}
+    if (email === '') fields.email = 'Email is required.'
+    if (!(ROLES as readonly string[]).includes(role)) fields.role = `Role must be one of: ${ROLES.join(', ')}.`
+    throwIfInvalid(fields)
+    const result = await changeUserRole(this.db, email, role)
+    if (result === 'missing') throw new AppError('user_not_found', 'No account uses this email.')
+    if (result === 'last_owner') {
+      throw new AppError('last_owner', 'This is the only owner: make another account owner first, or setup could never make one again.')
+    }
+    const user: PublicUser = toPublicUser(result)
+    return { success: true, message: `${user.email} is now ${role}.`, user }
+  }
+
   /** Removes the account with its addresses and their mail; returns the removed inboxes so caches can forget them. */
   async deleteAccount(userId: number): Promise<{ id: number; address: string }[]> {
     const { deleted, inboxes } = await deleteUserCascade(this.db, userId)
@@ -87,6 +127,13 @@ export class AuthService {
 
 function emailTaken(): AppError {
   return new AppError('email_taken', 'An account with this email already exists.', { email: 'An account with this email already exists.' })
+}
+
+/** Spec §5: at least 6 characters; the cap keeps argon2's input bounded. */
+function newPasswordProblem(password: string): string | null {
+  if (password.length < PASSWORD_MIN_LENGTH) return `Password must be at least ${PASSWORD_MIN_LENGTH} characters.`
+  if (password.length > PASSWORD_MAX_LENGTH) return `Password must be at most ${PASSWORD_MAX_LENGTH} characters.`
+  return null
 }
 
 function throwIfInvalid(fields: Record<string, string>): void {

@@ -1,28 +1,35 @@
 import { createHash, timingSafeEqual } from 'node:crypto'
-import type { Db } from '@tempbox/db'
+import type { Db, UserRow } from '@tempbox/db'
 import type { PromoteOwnerResponse, SetupStatusResponse } from '@tempbox/types'
 import { AppError } from '../errors.js'
-import { ownerExists, promoteToOwnerIfNone } from '../repositories/user-repository.js'
+import { isOwnerSetupDone, promoteFirstOwner } from '../repositories/user-repository.js'
 import { normaliseEmail, toPublicUser } from './user-fields.js'
 
 export const SETUP_CLOSED = 'Setup is complete: this site already has an owner.'
 
 /**
- * Owner setup (spec §2 /admin-setup). The page shows the key, as the spec requires, but only while no owner exists;
- * once someone is owner the key is never returned again and promotion is closed.
+ * Owner setup (spec §2 /admin-setup), open until the first owner is made and then closed for good (a stored fact,
+ * not "no owner right now": deleting the owner's account must not reopen it). While open the page shows the key, as
+ * the spec requires, unless `showKey` is off (production): then the operator reads it from the server log.
  */
 export class SetupService {
   constructor(
     private readonly db: Db,
     private readonly setupKey: string,
+    private readonly showKey: boolean,
   ) {}
 
-  async status(): Promise<SetupStatusResponse> {
-    if (await ownerExists(this.db)) return { open: false }
-    return { open: true, secretKey: this.setupKey }
+  async isOpen(): Promise<boolean> {
+    return !(await isOwnerSetupDone(this.db))
   }
 
-  async promote(input: { email: string; secretKey: string }): Promise<PromoteOwnerResponse> {
+  async status(): Promise<SetupStatusResponse> {
+    if (!(await this.isOpen())) return { open: false }
+    return this.showKey ? { open: true, secretKey: this.setupKey } : { open: true, keyInLog: true }
+  }
+
+  /** Only the signed-in account can be promoted: a key alone must not make someone else's account owner. */
+  async promote(signedIn: UserRow, input: { email: string; secretKey: string }): Promise<PromoteOwnerResponse> {
     const email = normaliseEmail(input.email)
     if (email === '' || input.secretKey === '') {
       throw new AppError('validation_failed', 'Please fill all fields', {
@@ -30,11 +37,16 @@ export class SetupService {
         ...(input.secretKey === '' ? { secretKey: 'Secret key is required.' } : {}),
       })
     }
-    if (await ownerExists(this.db)) throw new AppError('setup_closed', SETUP_CLOSED)
+    if (!(await this.isOpen())) throw new AppError('setup_closed', SETUP_CLOSED)
+    if (email !== signedIn.email) {
+      throw new AppError('forbidden', `You can only promote the account you are signed in with (${signedIn.email}).`, {
+        email: 'Use the email of the account you are signed in with.',
+      })
+    }
     if (!sameKey(input.secretKey, this.setupKey)) throw new AppError('invalid_setup_key', 'The secret key is not correct.')
-    const result = await promoteToOwnerIfNone(this.db, email)
+    const result = await promoteFirstOwner(this.db, signedIn.id, Date.now())
     if (result === 'closed') throw new AppError('setup_closed', SETUP_CLOSED)
-    if (result === 'missing') throw new AppError('user_not_found', 'No account uses this email. Create an account first, then try again.')
+    if (result === 'missing') throw new AppError('user_not_found', 'This account no longer exists.')
     return { success: true, message: 'You have been promoted to Owner. Now you can access Analytics.', user: toPublicUser(result) }
   }
 }
@@ -44,4 +56,13 @@ function sameKey(given: string, expected: string): boolean {
   const a = createHash('sha256').update(given).digest()
   const b = createHash('sha256').update(expected).digest()
   return timingSafeEqual(a, b)
+}
+
+/**
+ * The line to print once at start when setup is open but the page hides the key (production): the operator's only
+ * way to read it. Null when there is nothing to print.
+ */
+export async function setupKeyNotice(db: Db, config: { adminSetupKey: string; showSetupKey: boolean }): Promise<string | null> {
+  if (config.showSetupKey || (await isOwnerSetupDone(db))) return null
+  return `[setup] Owner setup is open. Sign in at /admin-setup and enter this setup key: ${config.adminSetupKey}`
 }

@@ -1,28 +1,16 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import {
-  AuthResponse,
-  ErrorBody,
-  LoginBody,
-  MeResponse,
-  PromoteOwnerBody,
-  PromoteOwnerResponse,
-  RegisterBody,
-  SavedAddressesResponse,
-  SetupStatusResponse,
-  SuccessResponse,
-} from '@tempbox/types'
+import { AuthResponse, ChangePasswordBody, ErrorBody, LoginBody, MeResponse, RegisterBody, SavedAddressesResponse, SuccessResponse } from '@tempbox/types'
 import { AuthService } from '../../services/auth-service.js'
-import { SetupService } from '../../services/setup-service.js'
 import { toPublicUser } from '../../services/user-fields.js'
 
 /** Per IP, in memory only. Generous for people, tight for password guessing. */
 const LOGIN_LIMIT = { max: 20, timeWindow: '15 minutes' }
 const REGISTER_LIMIT = { max: 10, timeWindow: '1 hour' }
-const PROMOTE_LIMIT = { max: 10, timeWindow: '15 minutes' }
+/** Each try costs an argon2 verify, and a stolen token must not buy unlimited guesses at the current password. */
+const PASSWORD_LIMIT = { max: 10, timeWindow: '15 minutes' }
 
 const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const auth = new AuthService(app.db, (user) => app.signToken(user))
-  const setup = new SetupService(app.db, app.config.adminSetupKey)
   app.addHook('onReady', () => auth.warm())
 
   app.post(
@@ -94,30 +82,37 @@ const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   )
 
-  app.get(
-    '/auth/setup',
+  app.post(
+    '/auth/password',
     {
       schema: {
         tags: ['auth'],
-        summary: 'Owner setup status: the setup key only while no owner exists',
-        response: { 200: SetupStatusResponse },
+        summary: 'Change the password (current + new, ≥ 6 characters); signs out every other session and returns a fresh token',
+        security: [{ bearer: [] }],
+        body: ChangePasswordBody,
+        response: { 200: AuthResponse, 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 429: ErrorBody },
       },
+      config: { rateLimit: PASSWORD_LIMIT },
+      preHandler: app.authenticate,
     },
-    async (_request, reply) => reply.header('Cache-Control', 'no-store').send(await setup.status()),
+    async (request) => auth.changePassword(request.currentUser!, request.body),
   )
 
   app.post(
-    '/auth/promote-owner',
+    '/auth/sign-out-everywhere',
     {
       schema: {
         tags: ['auth'],
-        summary: 'Make an existing account the owner with the setup key; closed (403) once an owner exists',
-        body: PromoteOwnerBody,
-        response: { 200: PromoteOwnerResponse, 400: ErrorBody, 403: ErrorBody, 404: ErrorBody, 429: ErrorBody },
+        summary: 'Revoke every token of the account, this one included',
+        security: [{ bearer: [] }],
+        response: { 200: SuccessResponse, 401: ErrorBody },
       },
-      config: { rateLimit: PROMOTE_LIMIT },
+      preHandler: app.authenticate,
     },
-    async (request) => setup.promote(request.body),
+    async (request) => {
+      await auth.signOutEverywhere(request.currentUser!.id)
+      return { success: true, message: 'You have been signed out on every device.' }
+    },
   )
 }
 
