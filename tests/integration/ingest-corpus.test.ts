@@ -20,6 +20,27 @@ function listMessages(dir: string): string[] {
 const ENCODED_WORD = /=\?[\w.*-]+\?[bq]\?[^?\s]*\?=/i
 const collapse = (text: string) => text.replace(/\s+/g, ' ').trim()
 
+/** The unfolded values of the Subject lines in a message's own header block, read from the file, not from our parser. */
+function sourceSubjects(source: Buffer): string[] {
+  const text = source.toString('latin1')
+  const end = /\r?\n\r?\n/.exec(text)?.index ?? text.length
+  return text
+    .slice(0, end)
+    .replace(/\r?\n[ \t]/g, ' ')
+    .split(/\r?\n/)
+    .filter((line) => /^subject\s*:/i.test(line))
+    .map((line) => line.slice(line.indexOf(':') + 1))
+}
+
+/**
+ * What nodemailer puts on the wire for a raw message (and so what the server receives): every line ending CRLF
+ * (a bare LF or CR becomes CRLF), and a final CRLF added when the file does not end with a line end.
+ */
+function asSent(file: Buffer): Buffer {
+  const out = Buffer.from(file.toString('latin1').replace(/\r\n|\r|\n/g, '\r\n'), 'latin1')
+  return out.length === 0 || out.subarray(-2).toString('latin1') === '\r\n' ? out : Buffer.concat([out, Buffer.from('\r\n')])
+}
+
 let stack: Stack
 let db: Db
 const files = listMessages(CORPUS_DIR).sort()
@@ -78,13 +99,17 @@ describe('the real-mail corpus', () => {
       const plainSubjects = subjectHeaders.filter((value) => !ENCODED_WORD.test(value)).map(collapse)
       if (plainSubjects.length === subjectHeaders.length && plainSubjects.length > 0) expect(plainSubjects).toContain(collapse(row.subject))
       if (subjectHeaders.length === 0) expect(row.subject).toBe('')
+      // A subject the sender wrote is never lost: a non-blank Subject line in the file gives a non-blank subject.
+      if (sourceSubjects(readFileSync(file)).some((value) => value.trim() !== '')) expect(row.subject.trim()).not.toBe('')
       const fromAddress = /<([^<>@\s]+@[^<>\s]+)>/.exec(fromHeader)?.[1] ?? /^\s*([^\s<>"@]+@[^\s<>",;]+)\s*$/.exec(fromHeader)?.[1]
       if (fromAddress) expect(row.from_address.toLowerCase()).toBe(fromAddress.toLowerCase())
       expect(row.raw.length).toBeGreaterThan(0)
       // Whether its body was stored once as its text or whole, the .eml is every byte received.
       const eml = await fetch(`${stack.apiUrl}/api/email/corpus${i}@${stack.mailDomain}/messages/${row.id}/raw`)
       expect(eml.status).toBe(200)
-      expect((await eml.arrayBuffer()).byteLength).toBe(row.size)
+      const downloaded = Buffer.from(await eml.arrayBuffer())
+      expect(downloaded.length).toBe(row.size)
+      expect(downloaded.equals(asSent(readFileSync(file)))).toBe(true)
     },
   )
 })
