@@ -37,8 +37,14 @@ export function createSmtpServer({ db, sqlite, config }: { db: Db; sqlite: Sqlit
   server.on('error', (error) => console.error('[smtp] server error:', error.message))
   // The idle timeout does not stop a client that sends a byte now and then; this caps a connection's whole life.
   // A message cut off this way never got its 250, so the sender retries it; nothing acknowledged is lost.
+  // The client is told why (421, as for the idle timeout) and smtp-server half-closes the socket, destroying it if the
+  // client does not close its side within a few seconds.
   server.server.on('connection', (socket) => {
-    const timer = setTimeout(() => socket.destroy(), config.maxSessionMs)
+    const timer = setTimeout(() => {
+      const connection = [...server.connections].find((c) => c._socket === socket)
+      if (connection) connection.send(421, `${config.mailDomains[0]} Session time limit reached, closing connection`)
+      else socket.destroy()
+    }, config.maxSessionMs)
     timer.unref()
     socket.once('close', () => clearTimeout(timer))
   })

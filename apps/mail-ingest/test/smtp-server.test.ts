@@ -248,20 +248,119 @@ describe('mail ingest over SMTP', () => {
   })
 })
 
+/** Opens a raw SMTP connection and collects every reply line the server sends until it closes. */
+function rawSession(serverPort: number) {
+  const socket = connect(serverPort, '127.0.0.1')
+  const lines: string[] = []
+  let buffer = ''
+  let read = 0
+  socket.on('data', (chunk) => {
+    buffer += chunk.toString('latin1')
+    let nl: number
+    while ((nl = buffer.indexOf('\r\n')) >= 0) {
+      lines.push(buffer.slice(0, nl))
+      buffer = buffer.slice(nl + 2)
+    }
+  })
+  // Writes racing the server's close fail with EPIPE; the replies and the close are what the tests look at.
+  socket.on('error', () => {})
+  const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()))
+  /** The next complete reply not read yet (the last line of a multi-line one). */
+  const reply = async (): Promise<string> => {
+    for (;;) {
+      while (read < lines.length) {
+        const line = lines[read++]!
+        if (line[3] !== '-') return line
+      }
+      if (socket.destroyed) throw new Error(`closed before the next reply:\n${lines.join('\n')}`)
+      await new Promise((resolve) => socket.once('data', resolve).once('close', resolve))
+    }
+  }
+  /** Sends one command line and answers the server's reply to it. */
+  const command = async (line: string): Promise<string> => {
+    socket.write(`${line}\r\n`)
+    return reply()
+  }
+  return { socket, lines, closed, reply, command }
+}
+
+describe('limits over SMTP', () => {
+  it('answers 452 to recipients beyond SMTP_MAX_RECIPIENTS and delivers to the ones before', async () => {
+    const config = loadConfig({ SMTP_PORT: '0', DATABASE_PATH: dbPath, MAIL_DOMAINS: DOMAIN, SMTP_MAX_RECIPIENTS: '2', SMTP_PARSE_WORKERS: '0' })
+    const capped = createSmtpServer({ db, sqlite, config })
+    try {
+      const [a, b, c] = [await createInbox('cap-a'), await createInbox('cap-b'), await createInbox('cap-c')]
+      const session = rawSession(await capped.listen())
+      expect(await session.reply()).toMatch(/^220 /)
+      expect(await session.command('EHLO test.local')).toMatch(/^250 /)
+      expect(await session.command('MAIL FROM:<a@example.test>')).toMatch(/^250 /)
+      expect(await session.command(`RCPT TO:<${a}>`)).toMatch(/^250 /)
+      expect(await session.command(`RCPT TO:<${b}>`)).toMatch(/^250 /)
+      expect(await session.command(`RCPT TO:<${c}>`)).toBe('452 4.5.3 Too many recipients')
+      expect(await session.command('DATA')).toMatch(/^354 /)
+      expect(await session.command('Subject: capped\r\n\r\nhi\r\n.')).toMatch(/^250 /)
+      await session.command('QUIT')
+      expect((await messagesOf(a)).map((m) => m.subject)).toEqual(['capped'])
+      expect((await messagesOf(b)).map((m) => m.subject)).toEqual(['capped'])
+      expect(await messagesOf(c)).toHaveLength(0)
+    } finally {
+      await capped.close()
+    }
+  })
+
+  it('answers 451 when the message cannot be stored (its inbox was deleted after RCPT), and keeps the session usable', async () => {
+    const to = await createInbox('deleted-mid-session')
+    const session = rawSession(port)
+    expect(await session.reply()).toMatch(/^220 /)
+    expect(await session.command('EHLO test.local')).toMatch(/^250 /)
+    expect(await session.command('MAIL FROM:<a@example.test>')).toMatch(/^250 /)
+    expect(await session.command(`RCPT TO:<${to}>`)).toMatch(/^250 /)
+    // The recipient was valid at RCPT; by DATA it is gone, so the insert breaks its foreign key in the store worker.
+    await db.deleteFrom('inbox').where('address', '=', to).execute()
+    expect(await session.command('DATA')).toMatch(/^354 /)
+    expect(await session.command('Subject: too late\r\n\r\nhi\r\n.')).toBe('451 4.3.0 Could not store the message, please try again later')
+    expect(await db.selectFrom('message').select('id').where('subject', '=', 'too late').execute()).toHaveLength(0)
+    // A temporary failure: the client may go on with another transaction on the same connection.
+    const other = await createInbox('after-the-451')
+    expect(await session.command('MAIL FROM:<a@example.test>')).toMatch(/^250 /)
+    expect(await session.command(`RCPT TO:<${other}>`)).toMatch(/^250 /)
+    expect(await session.command('DATA')).toMatch(/^354 /)
+    expect(await session.command('Subject: in time\r\n\r\nhi\r\n.')).toMatch(/^250 /)
+    await session.command('QUIT')
+    expect((await messagesOf(other)).map((m) => m.subject)).toEqual(['in time'])
+  })
+})
+
 describe('slow clients', () => {
-  it('disconnects a client that keeps a session busy past the session cap', async () => {
+  it('tells a client silent past SMTP_SOCKET_TIMEOUT_MS so (421), then closes it', async () => {
+    const config = loadConfig({ SMTP_PORT: '0', DATABASE_PATH: dbPath, MAIL_DOMAINS: DOMAIN, SMTP_SOCKET_TIMEOUT_MS: '1000', SMTP_PARSE_WORKERS: '0' })
+    const idle = createSmtpServer({ db, sqlite, config })
+    try {
+      const session = rawSession(await idle.listen())
+      expect(await session.reply()).toMatch(/^220 /)
+      expect(await session.command('EHLO test.local')).toMatch(/^250 /)
+      // Then nothing: the server must end the session by itself.
+      expect(await session.reply()).toBe('421 Timeout - closing connection')
+      await session.closed
+    } finally {
+      await idle.close()
+    }
+  })
+
+  it('tells a client that keeps a session busy past the session cap so (421), then closes it', async () => {
     const config = loadConfig({ SMTP_PORT: '0', DATABASE_PATH: dbPath, MAIL_DOMAINS: DOMAIN, SMTP_MAX_SESSION_MS: '1000', SMTP_PARSE_WORKERS: '0' })
     const capped = createSmtpServer({ db, sqlite, config })
-    const cappedPort = await capped.listen()
-    const { createConnection } = await import('node:net')
-    const socket = createConnection({ host: '127.0.0.1', port: cappedPort })
-    // A NOOP every 100 ms keeps the session from ever being idle.
-    // Writes racing the server's close fail with EPIPE; the close itself is what this test waits for.
-    socket.on('error', () => {})
-    const trickle = setInterval(() => { if (!socket.destroyed) socket.write('NOOP\r\n') }, 100)
-    await new Promise<void>((resolve) => socket.once('close', () => resolve()))
-    clearInterval(trickle)
-    expect(socket.destroyed).toBe(true)
-    await capped.close()
+    try {
+      const session = rawSession(await capped.listen())
+      expect(await session.reply()).toMatch(/^220 /)
+      // A NOOP every 100 ms keeps the session from ever being idle, so only the session cap can end it.
+      const trickle = setInterval(() => { if (!session.socket.destroyed) session.socket.write('NOOP\r\n') }, 100)
+      await session.closed
+      clearInterval(trickle)
+      expect(session.lines.filter((line) => line.startsWith('250'))).not.toHaveLength(0)
+      expect(session.lines.at(-1)).toBe(`421 ${DOMAIN} Session time limit reached, closing connection`)
+    } finally {
+      await capped.close()
+    }
   })
 })
