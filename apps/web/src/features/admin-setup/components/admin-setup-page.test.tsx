@@ -71,6 +71,15 @@ describe('AdminSetupPage', () => {
     await expectToast('Could not connect to server', 'destructive')
   }, 20_000)
 
+  it('in production says the key is in the server log instead of showing it, and asks a guest to sign in first', async () => {
+    server.use(http.get('/api/auth/setup', () => HttpResponse.json({ open: true, keyInLog: true })))
+    renderPage()
+    expect(await screen.findByTestId('setup-key-in-log')).toHaveTextContent('the server log')
+    expect(screen.queryByTestId('setup-key')).toBeNull()
+    expect(screen.getByRole('note')).toHaveTextContent('Sign in first')
+    expect(screen.getByRole('button', { name: 'Copy' })).toBeDisabled()
+  })
+
   it('says setup is complete and shows no key once an owner exists', async () => {
     server.use(http.get('/api/auth/setup', () => HttpResponse.json({ open: false })))
     renderPage()

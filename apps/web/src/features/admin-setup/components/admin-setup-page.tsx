@@ -11,8 +11,9 @@ import { promoteOwner, SETUP_STATUS_KEY, useSetupStatus } from '../api/setup'
 const FOLLOW_UP_DELAY_MS = 2000
 
 /**
- * /admin-setup (spec §2). The spec keeps the key visible on this page; the server only hands it out while the site
- * has no owner, so once setup is done the page just says so.
+ * /admin-setup (spec §2). The spec keeps the key visible on this page; the server only hands it out while setup is
+ * open (and not at all in production, where the page says the key is in the server log). Only the signed-in account
+ * can be promoted; once setup is done the page just says so.
  */
 export function AdminSetupPage() {
   const { t } = useTranslation('admin')
@@ -25,10 +26,11 @@ export function AdminSetupPage() {
   const [pending, setPending] = useState(false)
   const [done, setDone] = useState(false)
   const key = status.data?.secretKey ?? ''
+  const keyInLog = status.data?.keyInLog === true
 
   function autoFill() {
     if (user && !email) setEmail(user.email)
-    setSecretKey(key)
+    if (key) setSecretKey(key)
   }
 
   async function copyKey() {
@@ -91,9 +93,13 @@ export function AdminSetupPage() {
           <CardContent>
             <div className="mb-4 rounded-md border border-amber-300 bg-amber-50 p-3 text-sm dark:border-amber-700 dark:bg-amber-950">
               <p className="font-medium">{t('keyLabel')}</p>
-              <p className="mt-1 font-mono break-all" data-testid="setup-key">{status.isLoading ? t('loading') : key}</p>
+              {keyInLog ? (
+                <p className="mt-1" data-testid="setup-key-in-log">{t('keyInLog')}</p>
+              ) : (
+                <p className="mt-1 font-mono break-all" data-testid="setup-key">{status.isLoading ? t('loading') : key}</p>
+              )}
               <div className="mt-2 flex gap-2">
-                <Button size="sm" variant="outline" onClick={autoFill} disabled={!key}>
+                <Button size="sm" variant="outline" onClick={autoFill} disabled={!key && !user}>
                   <Wand2 aria-hidden />
                   {t('autoFill')}
                 </Button>
@@ -103,6 +109,9 @@ export function AdminSetupPage() {
                 </Button>
               </div>
             </div>
+            {!user && (
+              <p role="note" className="mb-4 rounded-md border border-slate-200 p-3 text-sm dark:border-slate-700">{t('signInFirst')}</p>
+            )}
             {/* noValidate: an empty field must show the spec's own message, not the browser's. */}
             <form onSubmit={submit} noValidate className="space-y-4">
               <div className="space-y-2">

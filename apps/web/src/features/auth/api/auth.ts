@@ -1,4 +1,4 @@
-import type { AuthResponse, LoginBody, RegisterBody, SavedAddressesResponse } from '@tempbox/types'
+import type { AuthResponse, ChangePasswordBody, LoginBody, RegisterBody, SavedAddressesResponse } from '@tempbox/types'
 import { useCallback } from 'react'
 import useSWR, { useSWRConfig } from 'swr'
 import { apiJson, apiRequest } from '../../../lib/api-client'
@@ -10,6 +10,9 @@ export const SAVED_ADDRESSES_KEY = '/api/auth/addresses'
 export const login = (body: LoginBody) => apiJson<AuthResponse>('POST', '/api/auth/login', body)
 export const register = (body: RegisterBody) => apiJson<AuthResponse>('POST', '/api/auth/register', body)
 export const deleteAccount = () => apiRequest('DELETE', '/api/auth/account')
+/** Answers a fresh token: the old one (and every other session's) stops working. */
+export const changePassword = (body: ChangePasswordBody) => apiJson<AuthResponse>('POST', '/api/auth/password', body)
+export const signOutEverywhere = () => apiRequest('POST', '/api/auth/sign-out-everywhere')
 
 /** Session changes: store or drop the token and set or clear the cached current user (spec §4). */
 export function useSession() {

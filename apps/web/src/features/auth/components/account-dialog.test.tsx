@@ -145,4 +145,66 @@ describe('AccountDialog', () => {
     expect(deletes).toBe(1)
     expect(localStorage.getItem(AUTH_TOKEN_KEY)).toBeNull()
   })
+
+  it('changes the password: checks the fields first, shows a wrong current password, then stores the fresh token', async () => {
+    signedIn()
+    const sent: unknown[] = []
+    server.use(
+      http.get('/api/auth/addresses', () => HttpResponse.json({ addresses: [] })),
+      http.post('/api/auth/password', async ({ request }) => {
+        const body = (await request.json()) as { currentPassword: string }
+        sent.push(body)
+        if (body.currentPassword !== 'old-pass') {
+          const text = 'The current password is not correct.'
+          return HttpResponse.json({ error: text, code: 'wrong_password', fields: { currentPassword: text } }, { status: 403 })
+        }
+        return HttpResponse.json({ token: 'fresh-token', user: user1 })
+      }),
+    )
+    const user = renderDialog()
+    await user.click(await screen.findByRole('button', { name: 'Account' }))
+    await user.click(await screen.findByRole('button', { name: 'Change Password' }))
+    const current = screen.getByLabelText('Current password')
+    const next = screen.getByLabelText('New password')
+    await fill(user, current, 'old-pass')
+    await fill(user, next, '12345')
+    await user.click(screen.getByRole('button', { name: 'Save New Password' }))
+    expect(await screen.findByRole('alert')).toHaveTextContent('The new password must be at least 6 characters.')
+    expect(sent).toEqual([])
+
+    await user.clear(current)
+    await fill(user, current, 'not-it')
+    await user.clear(next)
+    await fill(user, next, 'new-pass-1')
+    await user.click(screen.getByRole('button', { name: 'Save New Password' }))
+    await expectToast('The current password is not correct.', 'destructive')
+    expect(localStorage.getItem(AUTH_TOKEN_KEY)).toBe('tok')
+
+    await user.clear(current)
+    await fill(user, current, 'old-pass')
+    await user.click(screen.getByRole('button', { name: 'Save New Password' }))
+    await expectToast('Every other device has been signed out.')
+    expect(sent.at(-1)).toEqual({ currentPassword: 'old-pass', newPassword: 'new-pass-1' })
+    expect(localStorage.getItem(AUTH_TOKEN_KEY)).toBe('fresh-token')
+    expect(screen.queryByLabelText('Current password')).toBeNull()
+  }, 20_000)
+
+  it('signs out everywhere: the server revokes every token, this tab becomes a guest', async () => {
+    signedIn()
+    let calls = 0
+    server.use(
+      http.get('/api/auth/addresses', () => HttpResponse.json({ addresses: [] })),
+      http.post('/api/auth/sign-out-everywhere', ({ request }) => {
+        calls += request.headers.get('authorization') === 'Bearer tok' ? 1 : 0
+        return HttpResponse.json({ success: true, message: 'You have been signed out on every device.' })
+      }),
+    )
+    const user = renderDialog()
+    await user.click(await screen.findByRole('button', { name: 'Account' }))
+    await user.click(await screen.findByRole('button', { name: 'Sign Out Everywhere' }))
+    await expectToast('You have been signed out on every device.')
+    expect(calls).toBe(1)
+    expect(localStorage.getItem(AUTH_TOKEN_KEY)).toBeNull()
+    expect(await screen.findByRole('button', { name: 'Sign In' })).toBeInTheDocument()
+  })
 })

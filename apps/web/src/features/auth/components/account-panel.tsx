@@ -1,13 +1,14 @@
 import type { PublicUser } from '@tempbox/types'
 import { Badge, Button, useToast } from '@tempbox/ui'
-import { Inbox, LogOut, Trash2 } from 'lucide-react'
+import { Inbox, KeyRound, LogOut, MonitorSmartphone, Trash2 } from 'lucide-react'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useNavigate } from 'react-router'
 import { useCurrentAddress } from '../../../stores/current-address'
-import { deleteAccount, useSavedAddresses, useSession } from '../api/auth'
+import { deleteAccount, signOutEverywhere, useSavedAddresses, useSession } from '../api/auth'
+import { ChangePasswordForm } from './change-password-form'
 
-/** Signed-in view: who you are, your saved addresses (switch inbox), sign out, delete account. */
+/** Signed-in view: who you are, your saved addresses (switch inbox), change password, sign out (here or everywhere), delete account. */
 export function AccountPanel({ user, onDone }: { user: PublicUser; onDone: () => void }) {
   const { t, i18n } = useTranslation('account')
   const { toast } = useToast()
@@ -17,11 +18,27 @@ export function AccountPanel({ user, onDone }: { user: PublicUser; onDone: () =>
   const setAddress = useCurrentAddress((s) => s.setAddress)
   const saved = useSavedAddresses(true)
   const [deleting, setDeleting] = useState(false)
+  const [changingPassword, setChangingPassword] = useState(false)
+  const [endingSessions, setEndingSessions] = useState(false)
 
   async function handleSignOut() {
     await signOut()
     toast({ title: t('toast.loggedOut'), description: t('toast.loggedOutText') })
     onDone()
+  }
+
+  async function handleSignOutEverywhere() {
+    setEndingSessions(true)
+    try {
+      await signOutEverywhere()
+      await signOut()
+      toast({ title: t('toast.signedOutEverywhere'), description: t('toast.signedOutEverywhereText') })
+      onDone()
+    } catch (err) {
+      toast({ variant: 'destructive', title: t('toast.signOutEverywhereFailed'), description: (err as Error).message || t('toast.signOutEverywhereFailedText') })
+    } finally {
+      setEndingSessions(false)
+    }
   }
 
   async function handleDelete() {
@@ -89,11 +106,26 @@ export function AccountPanel({ user, onDone }: { user: PublicUser; onDone: () =>
         )}
       </section>
 
+      {changingPassword ? (
+        <ChangePasswordForm onDone={() => setChangingPassword(false)} />
+      ) : (
+        <Button variant="outline" className="w-full" onClick={() => setChangingPassword(true)}>
+          <KeyRound aria-hidden />
+          {t('password.open')}
+        </Button>
+      )}
+
       <div className="flex flex-col gap-2 sm:flex-row">
         <Button variant="outline" className="flex-1" onClick={handleSignOut}>
           <LogOut aria-hidden />
           {t('signOut')}
         </Button>
+        <Button variant="outline" className="flex-1" onClick={handleSignOutEverywhere} disabled={endingSessions}>
+          <MonitorSmartphone aria-hidden />
+          {t('signOutEverywhere')}
+        </Button>
+      </div>
+      <div className="flex">
         <Button variant="destructive" className="flex-1" onClick={handleDelete} disabled={deleting}>
           <Trash2 aria-hidden />
           {deleting ? t('deleting') : t('deleteAccount')}

@@ -1,3 +1,4 @@
+import { MIN_CHOSEN_LOCAL_PART_LENGTH } from '@tempbox/types'
 import { useId, useState, type FormEvent } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useDomains } from '../api/inbox'
@@ -9,7 +10,20 @@ interface AddressFormProps {
   onGenerate: (choice: { localPart?: string; domain?: string }) => void
 }
 
-/** Generate button plus the optional "your own address" fields (issue 3). */
+/** Symbols of the server's random names (no look-alikes 0/o, 1/l). */
+const RANDOM_SYMBOLS = 'abcdefghijkmnpqrstuvwxyz23456789'
+/** 5 symbols ≈ 25 bits: enough that a chosen name is no longer the first thing others try. */
+const RANDOM_SUFFIX_LENGTH = 5
+
+function randomSuffix(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(RANDOM_SUFFIX_LENGTH))
+  return Array.from(bytes, (b) => RANDOM_SYMBOLS[b & 31]).join('')
+}
+
+/**
+ * Generate button plus the optional "your own address" fields (issue 3). Anyone who guesses a chosen name reads its
+ * mail, so the form says so, offers to add random characters, and refuses names the server would refuse as too short.
+ */
 export function AddressForm({ pending, hasAddress, onGenerate }: AddressFormProps) {
   const { t } = useTranslation('email')
   const [custom, setCustom] = useState(false)
@@ -17,13 +31,17 @@ export function AddressForm({ pending, hasAddress, onGenerate }: AddressFormProp
   const [domain, setDomain] = useState('')
   const { data } = useDomains(custom)
   const domains = data?.domains ?? []
+  const [tooShort, setTooShort] = useState(false)
   const id = useId()
 
   const submit = (e: FormEvent) => {
     e.preventDefault()
     if (!custom) return onGenerate({})
+    const chosen = localPart.trim()
+    if (chosen && chosen.length < MIN_CHOSEN_LOCAL_PART_LENGTH) return setTooShort(true)
+    setTooShort(false)
     const choice: { localPart?: string; domain?: string } = {}
-    if (localPart.trim()) choice.localPart = localPart.trim()
+    if (chosen) choice.localPart = chosen
     if (domain) choice.domain = domain
     onGenerate(choice)
   }
@@ -39,7 +57,12 @@ export function AddressForm({ pending, hasAddress, onGenerate }: AddressFormProp
             <input
               id={`${id}-local`}
               value={localPart}
-              onChange={(e) => setLocalPart(e.target.value)}
+              onChange={(e) => {
+                setLocalPart(e.target.value)
+                setTooShort(false)
+              }}
+              aria-describedby={`${id}-local-warning`}
+              aria-invalid={tooShort || undefined}
               placeholder={t('localPartPlaceholder')}
               autoComplete="off"
               spellCheck={false}
@@ -64,6 +87,26 @@ export function AddressForm({ pending, hasAddress, onGenerate }: AddressFormProp
           ) : (
             domains[0] && <span className="pb-2 text-sm text-slate-600 dark:text-slate-400">@{domains[0]}</span>
           )}
+        </div>
+      )}
+      {custom && (
+        <div id={`${id}-local-warning`} className="space-y-1 text-sm">
+          {tooShort && (
+            <p role="alert" className="text-red-700 dark:text-red-400">{t('localPartTooShort', { min: MIN_CHOSEN_LOCAL_PART_LENGTH })}</p>
+          )}
+          <p className="text-amber-800 dark:text-amber-300">
+            {t('localPartWarning')}{' '}
+            <button
+              type="button"
+              onClick={() => {
+                setLocalPart((v) => `${v.trim() || t('localPartPlaceholder')}-${randomSuffix()}`)
+                setTooShort(false)
+              }}
+              className="font-medium underline underline-offset-2"
+            >
+              {t('addRandom')}
+            </button>
+          </p>
         </div>
       )}
       <div className="flex flex-col gap-2 sm:flex-row">

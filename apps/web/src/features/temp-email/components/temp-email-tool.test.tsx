@@ -89,11 +89,34 @@ describe('generate', () => {
     )
     const user = renderTool()
     await user.click(screen.getByRole('button', { name: 'Choose your own name' }))
-    await user.type(screen.getByLabelText('Name'), 'alice')
+    await user.type(screen.getByLabelText('Name'), 'alice-k7')
     await user.selectOptions(await screen.findByLabelText('Domain'), 'mailbox.test')
     await user.click(screen.getByRole('button', { name: 'Generate Email' }))
     await expectToast('That address is already taken.', 'destructive')
-    expect(bodies).toEqual([{ localPart: 'alice', domain: 'mailbox.test' }])
+    expect(bodies).toEqual([{ localPart: 'alice-k7', domain: 'mailbox.test' }])
+  })
+
+  it('warns that a chosen name can be guessed, refuses one under 6 characters without asking the server, and adds random characters', async () => {
+    const bodies: unknown[] = []
+    server.use(
+      http.post('/api/email/generate', async ({ request }) => {
+        bodies.push(await request.json())
+        return HttpResponse.json({ email: 'x@mailbox.test', expiresAt: new Date(Date.now() + 3_600_000).toISOString() })
+      }),
+    )
+    const user = renderTool()
+    await user.click(screen.getByRole('button', { name: 'Choose your own name' }))
+    expect(screen.getByText(/Anyone who guesses a chosen name can read its mail/)).toBeInTheDocument()
+    const name = screen.getByLabelText('Name')
+    await user.type(name, 'bob')
+    await user.click(screen.getByRole('button', { name: 'Generate Email' }))
+    expect(await screen.findByRole('alert')).toHaveTextContent('Use at least 6 characters')
+    expect(name).toHaveAttribute('aria-invalid', 'true')
+    expect(bodies).toEqual([])
+
+    await user.click(screen.getByRole('button', { name: 'Add random characters' }))
+    expect((name as HTMLInputElement).value).toMatch(/^bob-[a-z2-9]{5}$/)
+    expect(screen.queryByRole('alert')).toBeNull()
   })
 })
 
