@@ -4,7 +4,7 @@ import { createDb, fullSource, type Db } from '@tempbox/db'
 import nodemailer, { type Transporter } from 'nodemailer'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { REPO_ROOT, startStack, type Stack } from '../support/stack.js'
-import { HOSTILE_HTML, unsafeParts } from '../../apps/api/test/fixtures/hostile-html.js'
+import { HOSTILE_HTML, unsafeParts } from '../../packages/mail-derive/test/fixtures/hostile-html.js'
 
 const CORPUS_DIR = resolve(REPO_ROOT, 'tests/fixtures/real-mail')
 

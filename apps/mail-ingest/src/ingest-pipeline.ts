@@ -1,6 +1,7 @@
 import { MessageChannel } from 'node:worker_threads'
 import { toStoredSource, type Db } from '@tempbox/db'
 import type { Config } from './config.js'
+import { deriveView } from './derive-view.js'
 import { parseMessage } from './parse-message.js'
 import type { ParseRequest, PipelineReply } from './pipeline-messages.js'
 import { createMessageStore, createMessageWriter, type SqliteHandle } from './store-message.js'
@@ -97,7 +98,7 @@ function createInProcessPipeline(db: Db, sqlite: SqliteHandle, config: Config): 
     ready: Promise.resolve(),
     accept: async (raw, inboxIds, receivedAt) => {
       const parsed = await parseMessage(raw)
-      await store.store({ inboxIds, source: toStoredSource(raw, parsed.text, parsed.plainBodyStart), receivedAt, parsed })
+      await store.store({ inboxIds, source: toStoredSource(raw, parsed.text, parsed.plainBodyStart), receivedAt, parsed, derived: deriveView(parsed) })
     },
     close: () => store.drain(),
   }

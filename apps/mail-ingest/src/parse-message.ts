@@ -29,7 +29,7 @@ export interface ParsedMessage {
    * string on the way to the database, which stores it as TEXT all the same.
    */
   text: string | Buffer | null
-  /** Kept as sent; the API sanitizes it and derives text from it when a message is HTML-only. */
+  /** Kept as sent; its sanitized form and text rendering are derived beside it (derive-view.ts). */
   html: string | null
   /** Date header in epoch ms, null when missing or unreadable. */
   sentAt: number | null

@@ -5,6 +5,7 @@
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads'
 import { toStoredSource } from '@tempbox/db'
 import { parseMessage } from './parse-message.js'
+import { deriveView } from './derive-view.js'
 import type { ParseRequest, PipelineReply, StoreRequest } from './pipeline-messages.js'
 import { asBuffer, movableMemory, signalReady } from './worker-rpc.js'
 
@@ -17,7 +18,7 @@ parentPort!.on('message', ({ id, raw, inboxIds, receivedAt }: ParseRequest) => {
     // received bytes, a text read as bytes and the attachments move on to the store worker rather than being copied:
     // nothing here reads them again.
     (parsed) => {
-      const message = { inboxIds, receivedAt, source: toStoredSource(bytes, parsed.text, parsed.plainBodyStart), parsed }
+      const message = { inboxIds, receivedAt, source: toStoredSource(bytes, parsed.text, parsed.plainBodyStart), parsed, derived: deriveView(parsed) }
       const textBytes = Buffer.isBuffer(parsed.text) ? [parsed.text] : []
       storePort.postMessage({ id, message } satisfies StoreRequest, movableMemory([bytes, ...textBytes, ...parsed.attachments.map((a) => a.content)]))
     },

@@ -1,6 +1,7 @@
 import type { createDb, Db, NewAttachment, NewMessage, StoredSource } from '@tempbox/db'
 import { sql } from 'kysely'
 import type { ParsedMessage } from './parse-message.js'
+import type { StoredDerivation } from './derive-view.js'
 
 /** The better-sqlite3 handle createDb opens beside the Kysely instance. */
 export type SqliteHandle = ReturnType<typeof createDb>['sqlite']
@@ -12,6 +13,8 @@ export interface IncomingMessage {
   /** The bytes received after DATA, as they are stored (toStoredSource: the body may be left to `parsed.text`). */
   source: StoredSource
   receivedAt: number
+  /** Preview, codes, links, text of HTML, sanitized HTML: computed in the parse worker (deriveView). */
+  derived: StoredDerivation
 }
 
 /** Writes messages and their attachments in ONE transaction: all of them are committed, or none. */
@@ -20,7 +23,7 @@ export type WriteMessages = (messages: IncomingMessage[]) => void
 /** A message row as bound to the INSERT: `text` may be UTF-8 bytes, which the statement casts to TEXT. */
 type MessageRow = Omit<NewMessage, 'text'> & { text: ParsedMessage['text'] }
 
-function messageRow(inboxId: number, { parsed, source, receivedAt }: IncomingMessage, recipients: string, headers: string): MessageRow {
+function messageRow(inboxId: number, { parsed, source, receivedAt, derived }: IncomingMessage, recipients: string, headers: string): MessageRow {
   return {
     inbox_id: inboxId,
     from_name: parsed.from.name,
@@ -36,6 +39,14 @@ function messageRow(inboxId: number, { parsed, source, receivedAt }: IncomingMes
     raw: source.raw,
     attachment_count: parsed.attachments.length,
     raw_body_is_text: source.bodyIsText ? 1 : 0,
+    derived_version: derived.version,
+    preview: derived.preview,
+    html_text: derived.htmlText,
+    codes: JSON.stringify(derived.codes),
+    links: JSON.stringify(derived.links),
+    safe_html: derived.safeHtml,
+    has_remote_content: derived.hasRemoteContent ? 1 : 0,
+    html_withheld: derived.htmlWithheld,
   }
 }
 
@@ -63,6 +74,7 @@ export function createMessageWriter(db: Db, sqlite: SqliteHandle): WriteMessages
     inboxIds: [0],
     source: { raw: Buffer.alloc(0), bodyIsText: false, size: 0 },
     receivedAt: 0,
+    derived: { version: 0, preview: '', htmlText: null, codes: [], links: [], safeHtml: null, hasRemoteContent: false, htmlWithheld: null },
     parsed: { from: { name: '', address: '' }, recipients: [], subject: '', text: null, html: null, sentAt: null, headers: [], attachments: [] },
   }
   const sampleRow = messageRow(0, sample, '', '')
@@ -89,9 +101,13 @@ export function createMessageWriter(db: Db, sqlite: SqliteHandle): WriteMessages
 }
 
 /** About what one stored message adds to the WAL: its large columns, once per inbox it goes to. */
-export function walBytesOf({ source, parsed, inboxIds }: IncomingMessage): number {
+export function walBytesOf({ source, parsed, inboxIds, derived }: IncomingMessage): number {
   const attachments = parsed.attachments.reduce((sum, a) => sum + a.content.length, 0)
-  return (source.raw.length + (parsed.text?.length ?? 0) + (parsed.html?.length ?? 0) + attachments + 512) * inboxIds.length
+  return (source.raw.length + (parsed.text?.length ?? 0) + (parsed.html?.length ?? 0) + derivedLength(derived) + attachments + 512) * inboxIds.length
+}
+
+function derivedLength(d: StoredDerivation): number {
+  return d.preview.length + (d.htmlText?.length ?? 0) + (d.safeHtml?.length ?? 0)
 }
 
 export interface MessageStore {

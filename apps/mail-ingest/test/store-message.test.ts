@@ -1,6 +1,7 @@
 import { createDb, fullSource, migrateToLatest, toStoredSource, type Db } from '@tempbox/db'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { ParsedMessage } from '../src/parse-message.js'
+import { deriveView } from '../src/derive-view.js'
 import { createMessageStore, createMessageWriter, walBytesOf, type IncomingMessage, type SqliteHandle } from '../src/store-message.js'
 
 let db: Db
@@ -18,7 +19,13 @@ function message(subject: string, inboxIds = [inboxId]): IncomingMessage {
     headers: [['Subject', subject]],
     attachments: [{ filename: 'a.txt', contentType: 'text/plain', size: 3, contentId: null, isInline: false, content: Buffer.from('abc') }],
   }
-  return { inboxIds, parsed, source: toStoredSource(Buffer.from(`Subject: ${subject}\r\n\r\nbody\r\n`), parsed.text), receivedAt: Date.now() }
+  return {
+    inboxIds,
+    parsed,
+    source: toStoredSource(Buffer.from(`Subject: ${subject}\r\n\r\nbody\r\n`), parsed.text),
+    receivedAt: Date.now(),
+    derived: deriveView(parsed),
+  }
 }
 
 beforeEach(async () => {

@@ -38,6 +38,24 @@ export interface MessageTable {
   raw: Buffer
   attachment_count: Generated<number>
   raw_body_is_text: Generated<number>
+  /**
+   * Derived once from the message (@tempbox/mail-derive), never per request. `derived_version` is the DERIVED_VERSION
+   * that produced the columns below; NULL (a row stored before they existed) or older means "derive at next read".
+   */
+  derived_version: number | null
+  /** First 100 characters of the content, whitespace collapsed. */
+  preview: Generated<string>
+  /** Text rendering of the HTML when the message has no text part (capped). */
+  html_text: string | null
+  /** JSON array of one-time codes, most likely first. */
+  codes: Generated<string>
+  /** JSON array of `{url, label}` verification links. */
+  links: Generated<string>
+  /** Sanitized HTML with attachment placeholders (resolveAttachmentRefs); NULL when there is none or it is withheld. */
+  safe_html: string | null
+  has_remote_content: Generated<number>
+  /** 'too_large' | 'unrenderable' when the HTML is not shown (the reader gets the text and a note); else NULL. */
+  html_withheld: string | null
 }
 
 export interface AttachmentTable {

@@ -85,6 +85,11 @@ export const FullMessage = Type.Object({
       'nothing loads until the client opts in; `cid:` references point at the attachment download URL.',
   }),
   hasRemoteContent: Type.Boolean({ description: 'True when the HTML referenced remote images or resources (blocked).' }),
+  htmlWithheld: Type.Union([Type.Literal('too_large'), Type.Literal('unrenderable'), Type.Null()], {
+    description:
+      'Set when the message has HTML that is not shown (`html` is then null): `too_large` (longer than the display limit) ' +
+      'or `unrenderable` (nested too deep, or sanitizing failed). Show `content` instead, and offer the .eml download.',
+  }),
   headers: Type.Array(MailHeader, { description: 'Header lines in order.' }),
   attachments: Type.Array(AttachmentInfo),
   verification: Verification,

@@ -15,7 +15,10 @@ export default fp(
     const watcher = new MailWatcher(app.db, app.config.databasePath)
     await watcher.start()
     app.decorate('mailWatcher', watcher)
-    app.decorate('inboxService', new InboxService(app.db, app.config, watcher, app.globalState.addressLimits, app.globalState.peers))
+    app.decorate(
+      'inboxService',
+      new InboxService(app.db, app.config, watcher, app.globalState.addressLimits, app.globalState.peers, (message, err) => app.log.error({ err }, message)),
+    )
     app.addHook('onClose', async () => {
       watcher.stop()
     })

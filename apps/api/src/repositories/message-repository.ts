@@ -5,8 +5,36 @@ export type MessageSummaryRow = Omit<MessageRow, 'raw' | 'raw_body_is_text'>
 
 const SUMMARY_COLUMNS = [
   'id', 'inbox_id', 'from_name', 'from_address', 'recipients', 'subject', 'text', 'html', 'sent_at', 'received_at',
-  'size', 'headers', 'attachment_count',
+  'size', 'headers', 'attachment_count', 'derived_version', 'preview', 'html_text', 'codes', 'links', 'safe_html',
+  'has_remote_content', 'html_withheld',
 ] as const
+
+/** The derived columns of a message (@tempbox/mail-derive), as stored. */
+export type DerivedColumns = Pick<
+  MessageRow,
+  'derived_version' | 'preview' | 'html_text' | 'codes' | 'links' | 'safe_html' | 'has_remote_content' | 'html_withheld'
+>
+
+/**
+ * Stores a derivation made at first read (a message from before derivation at ingest). Only over an older one: a
+ * concurrent reader that stored the same version first wins, with identical values.
+ */
+export async function storeDerived(db: Db, id: number, columns: DerivedColumns): Promise<void> {
+  await db
+    .updateTable('message')
+    .set(columns)
+    .where('id', '=', id)
+    .where((eb) => eb.or([eb('derived_version', 'is', null), eb('derived_version', '<', columns.derived_version ?? 0)]))
+    .execute()
+}
+
+/** Content-IDs of a message's attachments by position: the derivation maps `cid:` references with them. */
+export async function listContentIds(db: Db, messageId: number): Promise<(string | null)[]> {
+  const rows = await db.selectFrom('attachment').select(['position', 'content_id']).where('message_id', '=', messageId).orderBy('position').execute()
+  const ids: (string | null)[] = []
+  for (const r of rows) ids[r.position] = r.content_id
+  return Array.from(ids, (id) => id ?? null)
+}
 
 export async function listInboxMessages(db: Db, inboxId: number): Promise<MessageSummaryRow[]> {
   return db

@@ -10,20 +10,25 @@ import {
   findMessage,
   findRawMessage,
   listInboxMessages,
+  listContentIds,
   listMessagesAfter,
   maxInboxMessageId,
+  storeDerived,
   type MessageSummaryRow,
 } from '../repositories/message-repository.js'
 import { findAttachment, listAttachments } from '../repositories/attachment-repository.js'
 import { parseAddress, randomLocalPart, validateLocalPart } from './address.js'
 import type { AddressLimits } from './ip-limits.js'
-import { buildInboxMessage, toFullMessage } from './message-view.js'
+import { buildInboxMessage, fallbackInboxMessage, toFullMessage } from './message-view.js'
+import { deriveColumns, isDerived } from './derive-on-read.js'
 import type { InboxMessage } from '@tempbox/types'
 import type { MailWatcher } from './mail-watcher.js'
 import type { Peers } from '../global-state.js'
 
 const INBOX_NOT_FOUND = 'This address does not exist or has expired. Generate a new one.'
 const MAX_CACHED_INBOXES = 10_000
+/** Messages whose view failed are logged once each; the memory of which ones is bounded like the other caches. */
+const MAX_LOGGED_FAILURES = 10_000
 
 /** Below this size compression saves less than its headers cost. */
 const COMPRESS_MIN_BYTES = 1024
@@ -76,6 +81,7 @@ export class InboxService {
   private readonly messageViews = new Map<number, InboxMessage>()
   /** Bumped on every inbox change, so a listing built while a message arrived is not cached. */
   private changes = 0
+  private readonly loggedFailures = new Set<number>()
 
   constructor(
     private readonly db: Db,
@@ -83,6 +89,7 @@ export class InboxService {
     readonly watcher: MailWatcher,
     readonly limiter: AddressLimits,
     private readonly peers: Peers,
+    private readonly logError: (message: string, error: unknown) => void = (message, error) => console.error(message, error),
   ) {
     // Inboxes can also disappear by other paths (an account deleted with its addresses): after any commit the
     // address cache is rebuilt from the database. Polls between commits still cost no query.
@@ -176,10 +183,21 @@ export class InboxService {
     this.listingJson.delete(inbox.id)
   }
 
+  /**
+   * The list form of a message, built alone: a message whose view fails is listed with what could be built (its
+   * envelope), logged once, and never breaks the listing of its inbox.
+   */
   inboxMessage(row: MessageSummaryRow): InboxMessage {
     const cached = this.messageViews.get(row.id)
     if (cached) return cached
-    const view = buildInboxMessage(row)
+    let view: InboxMessage
+    try {
+      // Rows reach here derived (at ingest, or by ensureDerived); one that is not is derived in memory only.
+      view = buildInboxMessage(isDerived(row) ? row : { ...row, ...deriveColumns(row, []) })
+    } catch (error) {
+      this.viewFailed(row.id, error)
+      return fallbackInboxMessage(row)
+    }
     if (this.messageViews.size >= 20 * MAX_CACHED_INBOXES) {
       // Maps iterate in insertion order: dropping the first entry drops the oldest.
       const oldest = this.messageViews.keys().next().value
@@ -189,6 +207,31 @@ export class InboxService {
     return view
   }
 
+  private viewFailed(id: number, error: unknown): void {
+    if (this.loggedFailures.has(id)) return
+    if (this.loggedFailures.size >= MAX_LOGGED_FAILURES) this.loggedFailures.clear()
+    this.loggedFailures.add(id)
+    this.logError(`[inbox] the view of message ${id} could not be built; it is shown without it`, error)
+  }
+
+  /**
+   * Messages stored before their view was derived at ingest (or by an older derivation) are derived now, once, and
+   * the result stored; the rows are updated in place. A failure leaves that row as it was (inboxMessage copes).
+   */
+  private async ensureDerived(rows: MessageSummaryRow[]): Promise<void> {
+    for (const row of rows) {
+      if (isDerived(row)) continue
+      try {
+        const columns = deriveColumns(row, await listContentIds(this.db, row.id))
+        Object.assign(row, columns)
+        this.messageViews.delete(row.id)
+        await storeDerived(this.db, row.id, columns)
+      } catch (error) {
+        this.viewFailed(row.id, error)
+      }
+    }
+  }
+
   /** `{messages}` newest first, as prepared bytes (compressed forms made on first request). */
   async listing(inbox: InboxRow): Promise<Listing> {
     await this.watcher.sync()
@@ -196,6 +239,7 @@ export class InboxService {
     if (cached !== undefined) return cached
     const before = this.changes
     const rows = await listInboxMessages(this.db, inbox.id)
+    await this.ensureDerived(rows)
     const listing = new Listing(JSON.stringify({ messages: rows.map((r) => this.inboxMessage(r)) }))
     // Only cache when nothing was committed meanwhile: otherwise the next read rebuilds it.
     await this.watcher.sync()
@@ -210,6 +254,7 @@ export class InboxService {
     const id = Number(rawId)
     const row = Number.isSafeInteger(id) ? await findMessage(this.db, inbox.id, id) : undefined
     if (!row) throw new AppError('message_not_found', 'This message does not exist. It may have been deleted.')
+    await this.ensureDerived([row])
     return row
   }
 
@@ -219,6 +264,7 @@ export class InboxService {
   }
 
   async fullMessageFromRow(inbox: InboxRow, row: MessageSummaryRow): Promise<FullMessage> {
+    await this.ensureDerived([row])
     return toFullMessage(inbox.address, row, await listAttachments(this.db, row.id), this.inboxMessage(row))
   }
 
@@ -251,7 +297,9 @@ export class InboxService {
 
   /** Messages newer than `afterId` (SSE catch-up after a reconnect). */
   async messagesAfter(inbox: InboxRow, afterId: number): Promise<MessageSummaryRow[]> {
-    return listMessagesAfter(this.db, inbox.id, afterId)
+    const rows = await listMessagesAfter(this.db, inbox.id, afterId)
+    await this.ensureDerived(rows)
+    return rows
   }
 
   async firstMessageAfter(inbox: InboxRow, afterId: number): Promise<MessageSummaryRow | undefined> {

@@ -1,36 +1,72 @@
-import type { AttachmentInfo, FullMessage, InboxMessage, MailAddress, MailHeader } from '@tempbox/types'
+import type { AttachmentInfo, FullMessage, InboxMessage, MailAddress, MailHeader, Verification, VerificationLink } from '@tempbox/types'
+import { resolveAttachmentRefs, stripAngles, type HtmlWithheld } from '@tempbox/mail-derive'
 import type { MessageSummaryRow } from '../repositories/message-repository.js'
 import type { AttachmentMetaRow } from '../repositories/attachment-repository.js'
-import { htmlToText } from './html-text.js'
-import { sanitizeMailHtml } from './sanitize-html.js'
-import { extractVerification } from './verification.js'
 
 export function senderDisplay(name: string, address: string): string {
   if (name && address && name !== address) return `${name} <${address}>`
   return address || name || '(unknown sender)'
 }
 
-/** The text people read: the text part, or a rendering of the HTML when there is none. */
-export function plainContent(row: Pick<MessageSummaryRow, 'text' | 'html'>): string {
+/** The text people read: the text part, or the stored rendering of the HTML when there is none. */
+export function plainContent(row: Pick<MessageSummaryRow, 'text' | 'html_text'>): string {
   if (row.text && row.text.trim() !== '') return row.text
-  if (row.html) return htmlToText(row.html)
-  return ''
+  return row.html_text ?? ''
 }
 
-/** The list form of a message (text rendering and code search cost ~ms: InboxService caches the result). */
+/** The list form of a message, from its stored derived columns (see InboxService.ensureDerived): no parsing here. */
 export function buildInboxMessage(row: MessageSummaryRow): InboxMessage {
-  const content = plainContent(row)
+  return {
+    ...listHeader(row),
+    content: plainContent(row),
+    hasHtml: !!row.html,
+    attachmentCount: row.attachment_count,
+    verification: storedVerification(row),
+  }
+}
+
+/**
+ * What can be shown of a message whose view could not be built (a bug meeting a strange message): its envelope and
+ * nothing derived. The inbox still lists it, and the .eml download still works.
+ */
+export function fallbackInboxMessage(row: MessageSummaryRow): InboxMessage {
+  return { ...listHeader(row), content: '', hasHtml: false, attachmentCount: row.attachment_count ?? 0, verification: { codes: [], links: [] } }
+}
+
+function listHeader(row: MessageSummaryRow): Pick<InboxMessage, 'id' | 'subject' | 'sender' | 'fromName' | 'fromAddress' | 'receivedAt'> {
   return {
     id: String(row.id),
     subject: row.subject,
     sender: senderDisplay(row.from_name, row.from_address),
     fromName: row.from_name,
     fromAddress: row.from_address,
-    content,
-    receivedAt: new Date(row.received_at).toISOString(),
-    hasHtml: !!row.html,
-    attachmentCount: row.attachment_count,
-    verification: extractVerification(row.subject, content, row.html),
+    receivedAt: isoTime(row.received_at) ?? new Date(0).toISOString(),
+  }
+}
+
+/** ISO form of epoch ms; null for a value no Date can hold (which toISOString would throw on). */
+function isoTime(ms: number | null): string | null {
+  if (ms === null) return null
+  const date = new Date(ms)
+  return Number.isNaN(date.getTime()) ? null : date.toISOString()
+}
+
+function storedVerification(row: Pick<MessageSummaryRow, 'codes' | 'links'>): Verification {
+  const codes = parseJsonArray(row.codes).filter((c): c is string => typeof c === 'string')
+  const links = parseJsonArray(row.links).flatMap((l): VerificationLink[] =>
+    l && typeof l === 'object' && typeof (l as VerificationLink).url === 'string' && typeof (l as VerificationLink).label === 'string'
+      ? [{ url: (l as VerificationLink).url, label: (l as VerificationLink).label }]
+      : [],
+  )
+  return { codes, links }
+}
+
+function parseJsonArray(json: string): unknown[] {
+  try {
+    const value: unknown = JSON.parse(json)
+    return Array.isArray(value) ? value : []
+  } catch {
+    return []
   }
 }
 
@@ -39,16 +75,6 @@ export function attachmentUrl(address: string, messageId: number, index: number)
 }
 
 export function toFullMessage(address: string, row: MessageSummaryRow, attachments: AttachmentMetaRow[], list: InboxMessage): FullMessage {
-  const byCid = new Map<string, number>()
-  for (const a of attachments) if (a.content_id) byCid.set(normalizeCid(a.content_id), a.position)
-  const sanitized = row.html
-    ? sanitizeMailHtml(row.html, {
-        cidUrl: (cid) => {
-          const index = byCid.get(normalizeCid(cid))
-          return index === undefined ? null : attachmentUrl(address, row.id, index)
-        },
-      })
-    : null
   return {
     id: list.id,
     subject: row.subject,
@@ -56,13 +82,14 @@ export function toFullMessage(address: string, row: MessageSummaryRow, attachmen
     fromName: row.from_name,
     fromAddress: row.from_address,
     to: parseRecipients(row.recipients),
-    date: row.sent_at ? new Date(row.sent_at).toISOString() : null,
+    date: row.sent_at ? isoTime(row.sent_at) : null,
     receivedAt: list.receivedAt,
     size: row.size,
     text: row.text,
     content: list.content,
-    html: sanitized?.html ?? null,
-    hasRemoteContent: sanitized?.hasRemoteContent ?? false,
+    html: row.safe_html === null ? null : resolveAttachmentRefs(row.safe_html, (index) => attachmentUrl(address, row.id, index)),
+    hasRemoteContent: row.has_remote_content === 1,
+    htmlWithheld: withheldReason(row.html_withheld),
     headers: parseHeaders(row.headers),
     attachments: attachments.map(
       (a): AttachmentInfo => ({
@@ -78,18 +105,8 @@ export function toFullMessage(address: string, row: MessageSummaryRow, attachmen
   }
 }
 
-function stripAngles(cid: string): string {
-  return cid.trim().replace(/^<|>$/g, '')
-}
-
-function normalizeCid(cid: string): string {
-  let v = stripAngles(cid)
-  try {
-    v = decodeURIComponent(v)
-  } catch {
-    // keep as is
-  }
-  return v.toLowerCase()
+function withheldReason(value: string | null): HtmlWithheld | null {
+  return value === 'too_large' || value === 'unrenderable' ? value : null
 }
 
 function parseRecipients(json: string): MailAddress[] {

@@ -4,6 +4,7 @@ import * as m0002 from './2026_11_22_000002_create_contact_analytics_links.js'
 import * as m0003 from './2026_11_22_000003_count_generated_addresses.js'
 import * as m0004 from './2026_11_23_000004_message_body_from_text.js'
 import * as m0005 from './2026_11_23_000005_owner_setup_and_token_version.js'
+import * as m0006 from './2026_11_23_000006_message_derived_view.js'
 
 /**
  * Migrations are listed statically (not read from disk) so they survive bundling into each app.
@@ -15,6 +16,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026_11_22_000003_count_generated_addresses': m0003,
   '2026_11_23_000004_message_body_from_text': m0004,
   '2026_11_23_000005_owner_setup_and_token_version': m0005,
+  '2026_11_23_000006_message_derived_view': m0006,
 }
 
 export const migrationProvider: MigrationProvider = {

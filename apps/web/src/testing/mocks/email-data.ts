@@ -34,6 +34,7 @@ export function fullMessage(overrides: Partial<FullMessage> = {}): FullMessage {
     content: 'Hello from the text part',
     html: null,
     hasRemoteContent: false,
+    htmlWithheld: null,
     headers: [
       { name: 'From', value: base.sender },
       { name: 'Subject', value: base.subject },

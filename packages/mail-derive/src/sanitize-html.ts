@@ -1,4 +1,5 @@
 import sanitize from 'sanitize-html'
+import { dropImports, mapCssUrls, someCssUrl } from './css.js'
 
 export interface SanitizeContext {
   /** Maps a Content-ID (without angle brackets, lower-cased) to the URL that downloads that attachment. */
@@ -32,15 +33,12 @@ const DROP_WITH_CONTENT = [
 ]
 
 const REMOTE_URL = /^(?:https?:)?\/\//i
-/** CSS `url(...)`, quoted or not. */
-const CSS_URL = /url\(\s*(['"]?)(.*?)\1\s*\)/gi
+/** Literal alternatives only: each costs a bounded look at one position. */
 const CSS_DANGER = /expression\s*\(|behaviou?r\s*:|-moz-binding|javascript:|vbscript:|@import|-ms-filter|\bfilter\s*:\s*progid/gi
 
 /** Removes CSS features that execute or load things; remote `url()` become `none` and are reported. */
 function cleanCss(css: string, ctx: SanitizeContext, found: { remote: boolean }): string {
-  let out = css.replace(/@import[^;]*;?/gi, '').replace(CSS_DANGER, 'blocked:')
-  out = out.replace(CSS_URL, (_m, _q: string, url: string) => {
-    const u = url.trim()
+  return mapCssUrls(dropImports(css).replace(CSS_DANGER, 'blocked:'), (u) => {
     if (/^cid:/i.test(u)) {
       const target = ctx.cidUrl(u.slice(4))
       return target ? `url("${target}")` : 'none'
@@ -49,28 +47,22 @@ function cleanCss(css: string, ctx: SanitizeContext, found: { remote: boolean })
     if (REMOTE_URL.test(u)) found.remote = true
     return 'none'
   })
-  return out
 }
 
 function hasRemoteCssUrl(css: string): boolean {
-  for (const m of css.matchAll(CSS_URL)) if (REMOTE_URL.test((m[2] ?? '').trim())) return true
-  return false
+  return someCssUrl(css, (u) => REMOTE_URL.test(u))
 }
 
 /** A remote CSS `url()` kept only for the "Show images" opt-in: dangerous features removed, remote URLs kept. */
 function optInCss(css: string, ctx: SanitizeContext): string {
-  return css
-    .replace(/@import[^;]*;?/gi, '')
-    .replace(CSS_DANGER, 'blocked:')
-    .replace(CSS_URL, (m, _q: string, url: string) => {
-      const u = url.trim()
-      if (REMOTE_URL.test(u) || /^data:image\//i.test(u)) return `url("${u.replace(/"/g, '%22')}")`
-      if (/^cid:/i.test(u)) {
-        const target = ctx.cidUrl(u.slice(4))
-        return target ? `url("${target}")` : 'none'
-      }
-      return m.length ? 'none' : m
-    })
+  return mapCssUrls(dropImports(css).replace(CSS_DANGER, 'blocked:'), (u) => {
+    if (REMOTE_URL.test(u) || /^data:image\//i.test(u)) return `url("${u.replace(/"/g, '%22')}")`
+    if (/^cid:/i.test(u)) {
+      const target = ctx.cidUrl(u.slice(4))
+      return target ? `url("${target}")` : 'none'
+    }
+    return 'none'
+  })
 }
 
 /**
@@ -79,12 +71,16 @@ function optInCss(css: string, ctx: SanitizeContext): string {
  * and nothing remote loads: remote images and CSS urls move to `data-remote-*` attributes that the client restores
  * on "Show images". `cid:` references point at the message's own attachments.
  */
-export function sanitizeMailHtml(input: string, ctx: SanitizeContext): SanitizedHtml {
+export function sanitizeMailHtml(input: string, ctx: SanitizeContext, maxCssChars = 64 * 1024): SanitizedHtml {
   const found = { remote: false }
 
   const rewriteStyleAttr = (attribs: Record<string, string>): void => {
     if (attribs.style === undefined) return
     const original = attribs.style
+    if (original.length > maxCssChars) {
+      delete attribs.style
+      return
+    }
     if (hasRemoteCssUrl(original)) attribs['data-remote-style'] = optInCss(original, ctx)
     attribs.style = cleanCss(original, ctx, found)
   }
@@ -167,15 +163,35 @@ export function sanitizeMailHtml(input: string, ctx: SanitizeContext): Sanitized
     },
   })
 
-  // Style blocks: sanitize-html keeps their text verbatim, so clean the CSS itself; the opt-in copy rides along in an
-  // inert attribute for "Show images".
-  const withCleanStyles = html.replace(/<style([^>]*)>([\s\S]*?)<\/style>/gi, (_m, attrs: string, css: string) => {
-    const remote = hasRemoteCssUrl(css)
-    const safe = cleanCss(css, ctx, found)
-    const optIn = remote ? ` data-remote-css="${escapeAttr(optInCss(css, ctx))}"` : ''
-    return `<style${attrs}${optIn}>${safe.replace(/<\//g, '<\\/')}</style>`
-  })
-  return { html: withCleanStyles, hasRemoteContent: found.remote }
+  return { html: cleanStyleBlocks(html, ctx, found, maxCssChars), hasRemoteContent: found.remote }
+}
+
+/**
+ * Style blocks: sanitize-html keeps their text verbatim, so the CSS itself is cleaned here; the opt-in copy rides along
+ * in an inert attribute for "Show images". sanitize-html's output closes every <style> it opens and escapes `>` inside
+ * attribute values, so plain indexOf finds each block's parts.
+ */
+function cleanStyleBlocks(html: string, ctx: SanitizeContext, found: { remote: boolean }, maxCssChars: number): string {
+  let out = ''
+  let at = 0
+  for (;;) {
+    const open = html.indexOf('<style', at)
+    if (open < 0) break
+    const openEnd = html.indexOf('>', open)
+    const close = openEnd < 0 ? -1 : html.indexOf('</style>', openEnd)
+    if (close < 0) break
+    const attrs = html.slice(open + 6, openEnd)
+    const css = html.slice(openEnd + 1, close)
+    out += html.slice(at, open)
+    if (css.length <= maxCssChars) {
+      const remote = hasRemoteCssUrl(css)
+      const safe = cleanCss(css, ctx, found)
+      const optIn = remote ? ` data-remote-css="${escapeAttr(optInCss(css, ctx))}"` : ''
+      out += `<style${attrs}${optIn}>${safe.replaceAll('</', '<\\/')}</style>`
+    }
+    at = close + 8
+  }
+  return out + html.slice(at)
 }
 
 function escapeAttr(value: string): string {

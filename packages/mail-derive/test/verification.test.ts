@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { extractVerification } from '../src/services/verification.js'
-import { htmlToText } from '../src/services/html-text.js'
+import { extractVerification } from '../src/verification.js'
+import { htmlToText } from '../src/html-text.js'
 
 /** Sign-up mails of the shapes people wait for; `html` ones are read as the inbox reads them (text rendering). */
 const WITH_CODES: { name: string; subject: string; text?: string; html?: string; codes: string[]; links?: string[] }[] = [

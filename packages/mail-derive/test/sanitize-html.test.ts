@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { sanitizeMailHtml } from '../src/services/sanitize-html.js'
+import { sanitizeMailHtml } from '../src/sanitize-html.js'
 import { HOSTILE_HTML, unsafeParts } from './fixtures/hostile-html.js'
 
 const ctx = { cidUrl: (cid: string) => (cid.replace(/^<|>$/g, '') === 'logo@x' ? '/api/email/a%40b.test/messages/1/attachments/0' : null) }

@@ -1,4 +1,7 @@
 import type { Verification, VerificationLink } from '@tempbox/types'
+import { decodeBasicEntities } from './entities.js'
+import { scanHtml, type Anchor } from './html-scan.js'
+import { DEFAULT_DERIVE_LIMITS, type DeriveLimits } from './limits.js'
 
 /**
  * Words that announce a one-time code, in the site's languages. Matched case-insensitively; a code counts only when
@@ -24,8 +27,11 @@ const NOT_CODE_BEFORE =
   /(order|invoice|receipt|ticket|case|reference|ref\.?|tracking|account|acct|customer|member|booking|confirmation number|no\.|nr\.?|number|#|phone|tel\.?|call|fax|mobile|zip|postal|suite|room|flight|seat|id:|pedido|commande|bestellung|rechnung|заказ|订单|注文|\bat|\bby|\buntil|\bbefore|\bafter|\bsince)\s*[:#]?\s*$/i
 const CURRENCY = /[$€£¥₹₽₩₺฿]|\b(usd|eur|gbp|jpy|inr|rub|cad|aud|chf)\b/i
 
-/** Candidate codes: 4–8 digits (optionally split once by a space or dash), or 6–8 upper-case letters mixed with digits. */
-const CANDIDATE_RE = /(?<![\p{L}\p{N}\-/.:,$€£¥#+])(\d{3,4}[ -]\d{3,4}|\d{4,8}|(?=[A-Z0-9]*\d)(?=[A-Z0-9]*[A-Z])[A-Z0-9]{6,8})(?![\p{L}\p{N}/%]|[.,:]\d|-\d)/gu
+/**
+ * Candidate codes: 4–8 digits (optionally split once by a space or dash), or 6–8 upper-case letters mixed with digits.
+ * The look-aheads are bounded ({0,7}): unbounded ones would rescan a long run of capitals from each of its positions.
+ */
+const CANDIDATE_RE = /(?<![\p{L}\p{N}\-/.:,$€£¥#+])(\d{3,4}[ -]\d{3,4}|\d{4,8}|(?=[A-Z0-9]{0,7}\d)(?=[A-Z0-9]{0,7}[A-Z])[A-Z0-9]{6,8})(?![\p{L}\p{N}/%]|[.,:]\d|-\d)/gu
 
 /** How far (characters) a code may be from its announcing word. */
 const WINDOW = 80
@@ -36,10 +42,10 @@ interface Scored {
   at: number
 }
 
-/** Extracts one-time codes from the subject and text of a message, most likely first. */
-export function extractCodes(subject: string, text: string): string[] {
+/** Extracts one-time codes from the subject and text of a message (their first few kilobytes), most likely first. */
+export function extractCodes(subject: string, text: string, limits: DeriveLimits = DEFAULT_DERIVE_LIMITS): string[] {
   const found = new Map<string, Scored>()
-  const sources = [subject, text.slice(0, 20_000)]
+  const sources = [subject.slice(0, limits.subjectScanChars), text.slice(0, limits.textScanChars)]
   sources.forEach((src, sourceIndex) => {
     if (!src) return
     const keywordAt: number[] = []
@@ -60,7 +66,7 @@ export function extractCodes(subject: string, text: string): string[] {
     for (const m of src.matchAll(CANDIDATE_RE)) {
       const raw = m[0]
       const at = m.index
-      const distance = Math.min(...keywordAt.map((k) => Math.abs(k - at)))
+      const distance = nearestDistance(keywordAt, at)
       if (distance > WINDOW) continue
       if (!plausibleCode(src, raw, at)) continue
       const code = raw.replace(/[ -]/g, '')
@@ -70,6 +76,20 @@ export function extractCodes(subject: string, text: string): string[] {
     }
   })
   return [...found.values()].sort((a, b) => a.score - b.score || a.at - b.at).slice(0, 3).map((s) => s.code)
+}
+
+/** Distance from `at` to the nearest of `sorted` (ascending positions): a binary search, not a scan of all of them. */
+function nearestDistance(sorted: number[], at: number): number {
+  let lo = 0
+  let hi = sorted.length
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1
+    if (sorted[mid]! < at) lo = mid + 1
+    else hi = mid
+  }
+  const after = lo < sorted.length ? sorted[lo]! - at : Infinity
+  const before = lo > 0 ? at - sorted[lo - 1]! : Infinity
+  return Math.min(after, before)
 }
 
 function plausibleCode(src: string, raw: string, at: number): boolean {
@@ -92,14 +112,21 @@ const LINK_WORDS =
   /(verif|confirm|activat|validat|magic|sign[-_ ]?in|signin|log[-_ ]?in|login|auth|token|otp|reset|passwordless|one[-_]?time|onboard|welcome\/|invite|accept|bestätig|confirmer|confirmar|verificar|verifica|conferma|bevestig|bekräfta|bekreft|bekræft|potwierdź|doğrula|подтверд|войти|確認|認証|验证|確認|인증|تأكيد|אמת|אשר|ยืนยัน|xác nhận|verifikasi|επιβεβαίω|पुष्टि)/i
 const NOT_LINK = /(unsubscribe|opt[-_]?out|preferences|privacy|terms|policy|support|help|facebook|twitter|instagram|linkedin|youtube|tiktok|\.(png|jpe?g|gif|svg|css|js)(\?|$))/i
 
-/** Finds verification, confirmation and sign-in links in the HTML (with their text) or, failing that, in the text. */
-export function extractLinks(html: string | null, text: string): VerificationLink[] {
+/** A plain-text URL: bounded, so a URL of a million characters costs one step per character, not a rescan per position. */
+const TEXT_URL = /https?:\/\/[^\s<>"')\]]{1,2048}/gi
+
+/**
+ * Finds verification, confirmation and sign-in links among the anchors of the HTML (see scanHtml) or, failing that,
+ * in the first part of the text.
+ */
+export function extractLinks(anchors: readonly Anchor[], text: string, limits: DeriveLimits = DEFAULT_DERIVE_LIMITS): VerificationLink[] {
   const seen = new Set<string>()
   const links: VerificationLink[] = []
   const consider = (rawUrl: string, label: string): void => {
-    const url = decodeEntities(rawUrl.trim())
-    if (!/^https?:\/\//i.test(url) || seen.has(url) || links.length >= 3) return
-    const cleanLabel = decodeEntities(label.replace(/<[^>]*>/g, ' ')).replace(/\s+/g, ' ').trim()
+    if (links.length >= 3 || rawUrl.length > limits.maxLinkUrlChars) return
+    const url = rawUrl.trim()
+    if (!/^https?:\/\//i.test(url) || seen.has(url)) return
+    const cleanLabel = label.replace(/\s+/g, ' ').trim()
     let pathAndQuery = url
     try {
       const u = new URL(url)
@@ -112,24 +139,38 @@ export function extractLinks(html: string | null, text: string): VerificationLin
     seen.add(url)
     links.push({ url, label: cleanLabel.slice(0, 120) || labelFor(pathAndQuery) })
   }
-  if (html) {
-    for (const m of html.matchAll(/<a\b[^>]*?\bhref\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))[^>]*>([\s\S]*?)<\/a\s*>/gi)) {
-      consider(m[1] ?? m[2] ?? m[3] ?? '', m[4] ?? '')
-    }
-  }
-  for (const m of text.slice(0, 50_000).matchAll(/https?:\/\/[^\s<>"')\]]+/gi)) {
-    const url = m[0].replace(/[.,;:!?]+$/, '')
-    const lineStart = text.lastIndexOf('\n', m.index) + 1
-    let context = text.slice(Math.max(lineStart, m.index - 80), m.index).trim()
+  for (const a of anchors) consider(a.href, a.label)
+  const scanned = text.slice(0, limits.textScanChars)
+  for (const m of scanned.matchAll(TEXT_URL)) {
+    if (links.length >= 3) break
+    // A URL longer than the bound is no link we offer: skip to the end of it.
+    if (m[0].length === 2048) continue
+    const url = decodeBasicEntities(trimTrailingPunctuation(m[0]))
+    const lineStart = scanned.lastIndexOf('\n', m.index) + 1
+    let context = scanned.slice(Math.max(lineStart, m.index - 80), m.index).trim()
     if (context === '' && lineStart > 0) {
       // A link alone on its line is usually introduced by the line before it.
-      const previous = text.slice(0, lineStart - 1).trimEnd()
-      const line = previous.slice(previous.lastIndexOf('\n') + 1).trim()
+      const previousEnd = lineStart - 1
+      const previousStart = scanned.lastIndexOf('\n', previousEnd - 1) + 1
+      const line = scanned.slice(previousStart, previousEnd).trim()
       if (line.length <= 120) context = line
     }
-    consider(url, context.replace(/[:\-–]+$/, '').trim())
+    consider(url, decodeBasicEntities(trimTrailingDashes(context)))
   }
   return links
+}
+
+/** Sentence punctuation after a URL is not part of it (a loop: a `[.,]+$` regex rescans a run of dots per position). */
+function trimTrailingPunctuation(url: string): string {
+  let end = url.length
+  while (end > 0 && '.,;:!?'.includes(url[end - 1]!)) end--
+  return url.slice(0, end)
+}
+
+function trimTrailingDashes(label: string): string {
+  let end = label.length
+  while (end > 0 && ':-–'.includes(label[end - 1]!)) end--
+  return label.slice(0, end).trim()
 }
 
 function labelFor(pathAndQuery: string): string {
@@ -138,22 +179,12 @@ function labelFor(pathAndQuery: string): string {
   return 'Verification link'
 }
 
-export function extractVerification(subject: string, text: string, html: string | null): Verification {
-  return { codes: extractCodes(subject, text), links: extractLinks(html, text) }
+/** Codes and links of a message; `html` is read through one tokenizer pass over its first part. */
+export function extractVerification(subject: string, text: string, html: string | null, limits: DeriveLimits = DEFAULT_DERIVE_LIMITS): Verification {
+  const anchors = html ? scanHtml(html, limits).anchors : []
+  return { codes: extractCodes(subject, text, limits), links: extractLinks(anchors, text, limits) }
 }
 
 function escapeRe(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
-}
-
-function decodeEntities(s: string): string {
-  return s
-    .replace(/&amp;/gi, '&')
-    .replace(/&lt;/gi, '<')
-    .replace(/&gt;/gi, '>')
-    .replace(/&quot;/gi, '"')
-    .replace(/&#39;|&apos;/gi, "'")
-    .replace(/&nbsp;/gi, ' ')
-    .replace(/&#(\d+);/g, (_m, d: string) => String.fromCodePoint(Number(d)))
-    .replace(/&#x([0-9a-f]+);/gi, (_m, h: string) => String.fromCodePoint(parseInt(h, 16)))
 }
