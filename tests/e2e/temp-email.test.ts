@@ -112,7 +112,8 @@ describe('temporary email in the browser', () => {
     await row.click()
     const iframe = page.locator('iframe[title="Message content"]')
     await iframe.waitFor()
-    expect(await iframe.getAttribute('sandbox')).toBe('allow-popups allow-popups-to-escape-sandbox')
+    // Never allow-scripts: nothing in a mail runs. Same origin only lets the page measure the frame to fit it.
+    expect(await iframe.getAttribute('sandbox')).toBe('allow-same-origin allow-popups allow-popups-to-escape-sandbox')
     const srcdoc = (await iframe.getAttribute('srcdoc'))!
     expect(srcdoc).toMatch(/^<!doctype html><html><head><meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src data: /)
 

@@ -177,10 +177,10 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   }
   const api = startProcess('apps/api/src/server.ts', env)
   const apiUrl = `http://127.0.0.1:${httpPort}`
-  await waitFor(async () => (await fetch(`${apiUrl}/api/health`)).ok, 30_000, `api to start\n${api.output()}`)
+  await waitFor(async () => (await fetch(`${apiUrl}/api/health`)).ok, 60_000, `api to start\n${api.output()}`)
   const startIngest = async () => {
     const proc = startProcess('apps/mail-ingest/src/main.ts', env)
-    await waitFor(() => portAccepts(smtpPort), 30_000, `mail-ingest to start\n${proc.output()}`)
+    await waitFor(() => portAccepts(smtpPort), 60_000, `mail-ingest to start\n${proc.output()}`)
     return proc
   }
   const stack: Stack = {

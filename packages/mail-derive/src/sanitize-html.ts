@@ -18,6 +18,8 @@ const ALLOWED_TAGS = [
   'font', 'footer', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'header', 'hr', 'i', 'img', 'ins', 'kbd', 'label', 'li', 'main',
   'mark', 'nav', 'ol', 'p', 'picture', 'pre', 'q', 's', 'samp', 'section', 'small', 'span', 'strike', 'strong', 'style',
   'sub', 'summary', 'sup', 'table', 'tbody', 'td', 'tfoot', 'th', 'thead', 'time', 'tr', 'tt', 'u', 'ul', 'var', 'wbr',
+  // Kept only for its direction and language (a right-to-left mail often says so on <html> alone).
+  'html',
 ]
 
 const LAYOUT_ATTRIBUTES = [
@@ -110,6 +112,10 @@ export function sanitizeMailHtml(input: string, ctx: SanitizeContext, maxCssChar
     allowProtocolRelative: true,
     // sanitize-html runs a tag's own transform first, then '*'; only '*' touches style and background.
     transformTags: {
+      html: (tagName, attribs) => ({
+        tagName,
+        attribs: Object.fromEntries(Object.entries(attribs).filter(([name]) => name === 'dir' || name === 'lang')),
+      }),
       '*': (tagName, attribs) => {
         // data-remote-* are ours alone: a sender's own would be restored by "Show images".
         delete attribs['data-remote-style']

@@ -51,4 +51,9 @@ describe('sanitizeMailHtml', () => {
     expect(html).toContain('<table width="600" cellpadding="0" align="center">')
     expect(html).toContain('<td class="btn" style="color:red;font-size:14px"><h1>Welcome</h1><p>Hi <b>Ann</b></p></td>')
   })
+
+  it("keeps a mail's own direction and language from <html>, and nothing else of it", () => {
+    const { html } = sanitizeMailHtml('<html dir="rtl" lang="ar" style="background:red" onload="x()"><body><p>مرحبا</p></body></html>', ctx)
+    expect(html).toBe('<html dir="rtl" lang="ar"><body><p>مرحبا</p></body></html>')
+  })
 })

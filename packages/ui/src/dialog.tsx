@@ -25,7 +25,7 @@ export function DialogContent({ className, children, closeLabel = 'Close', showC
       <DialogPrimitive.Content
         data-slot="dialog-content"
         className={cn(
-          'fixed start-1/2 top-1/2 z-50 grid max-h-[90dvh] w-[calc(100%-2rem)] max-w-lg -translate-y-1/2 gap-4 overflow-y-auto rounded-xl border border-slate-200 bg-white p-6 text-slate-900 shadow-lg ' +
+          'fixed start-1/2 top-1/2 z-50 grid max-h-[90dvh] w-[calc(100%-2rem)] max-w-lg -translate-y-1/2 gap-4 overflow-y-auto rounded-xl border border-slate-200 bg-white p-4 text-slate-900 sm:p-6 shadow-lg ' +
             'ltr:-translate-x-1/2 rtl:translate-x-1/2 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100',
           className,
         )}

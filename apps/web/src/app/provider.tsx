@@ -7,11 +7,11 @@ import { swrConfig } from '../lib/swr'
 const Toaster = lazy(async () => ({ default: (await import('@tempbox/ui/toaster')).Toaster }))
 
 function AppToaster() {
-  // Radix fills in its own `{hotkey}` placeholder, so i18next passes it through unchanged.
+  // The key is filled in here: Radix's own `{hotkey}` placeholder reached screen readers unreplaced.
   const { t } = useTranslation('common')
   return (
     <Suspense fallback={null}>
-      <Toaster closeLabel={t('actions.close')} viewportLabel={t('a11y.notifications', { hotkey: '{hotkey}' })} />
+      <Toaster closeLabel={t('actions.close')} viewportLabel={t('a11y.notifications', { hotkey: 'F8' })} />
     </Suspense>
   )
 }

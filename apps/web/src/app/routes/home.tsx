@@ -55,7 +55,7 @@ export function HomeRoute() {
         </div>
       </section>
 
-      <section id="tools" className="scroll-mt-20 px-4 py-16" aria-labelledby="tools-title">
+      <section id="tools" className="scroll-mt-20 px-2 py-16 sm:px-4" aria-labelledby="tools-title">
         <SectionHeading id="tools-title" title={t('home.tools.title')} subtitle={t('home.tools.subtitle')} />
         <div className="mx-auto flex max-w-5xl flex-col gap-10">
           {TOOLS.map((Tool, i) => (

@@ -1,10 +1,11 @@
 import { buttonVariants } from '@tempbox/ui'
 import { Download, Trash2, X } from 'lucide-react'
-import { useState } from 'react'
+import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { deleteMessage, rawUrl, useMessage } from '../api/message'
 import { AttachmentList } from './attachment-list'
 import { MailFrame } from './mail-frame'
+import { PlainText } from './plain-text'
 
 const button = buttonVariants({ variant: 'outline', size: 'sm' })
 
@@ -18,7 +19,7 @@ interface MessageViewerProps {
 
 /** The expanded message: safe HTML or text, attachments, .eml download, headers, delete (issue 3). */
 export function MessageViewer({ address, id, onClose, onDeleted, onDeleteFailed }: MessageViewerProps) {
-  const { t } = useTranslation('email')
+  const { t, i18n } = useTranslation('email')
   const { data: message, error } = useMessage(address, id)
   const [view, setView] = useState<'html' | 'text' | null>(null)
   const [showRemote, setShowRemote] = useState(false)
@@ -35,6 +36,17 @@ export function MessageViewer({ address, id, onClose, onDeleted, onDeleteFailed 
       setDeleting(false)
     }
   }
+
+  // Escape closes the open message, unless something above it (a dialog, a menu) takes the key first.
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape' || event.defaultPrevented) return
+      if (document.querySelector('[role="dialog"], [role="menu"]')) return
+      onClose()
+    }
+    document.addEventListener('keydown', onKey)
+    return () => document.removeEventListener('keydown', onKey)
+  }, [onClose])
 
   const closeButton = (
     <button type="button" onClick={onClose} className={button}>
@@ -60,21 +72,23 @@ export function MessageViewer({ address, id, onClose, onDeleted, onDeleteFailed 
   const date = new Date(message.date ?? message.receivedAt)
 
   return (
-    <article className="space-y-3 p-3 sm:p-4" aria-label={message.subject || t('noSubject')}>
+    <article className="space-y-3 p-2 sm:p-4" aria-label={message.subject || t('noSubject')}>
       <header className="space-y-1">
-        <h4 className="break-words text-base font-semibold text-slate-900 dark:text-slate-50">{message.subject || t('noSubject')}</h4>
+        <h4 dir="auto" className="break-words text-start text-base font-semibold text-slate-900 dark:text-slate-50">
+          {message.subject || t('noSubject')}
+        </h4>
         <dl className="grid grid-cols-[auto_1fr] gap-x-2 text-sm text-slate-600 dark:text-slate-400">
           <dt className="font-medium">{t('viewer.from')}</dt>
-          <dd className="[overflow-wrap:anywhere]">{message.sender}</dd>
+          <dd dir="auto" className="text-start [overflow-wrap:anywhere]">{message.sender}</dd>
           {recipients && (
             <>
               <dt className="font-medium">{t('viewer.to')}</dt>
-              <dd className="[overflow-wrap:anywhere]">{recipients}</dd>
+              <dd dir="auto" className="text-start [overflow-wrap:anywhere]">{recipients}</dd>
             </>
           )}
           <dt className="font-medium">{t('viewer.date')}</dt>
           <dd>
-            <time dateTime={date.toISOString()}>{date.toLocaleString()}</time>
+            <time dateTime={date.toISOString()}>{new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' }).format(date)}</time>
           </dd>
         </dl>
       </header>
@@ -111,12 +125,10 @@ export function MessageViewer({ address, id, onClose, onDeleted, onDeleteFailed 
           <MailFrame html={message.html} showRemote={showRemote} />
         </>
       ) : (
-        <pre className="max-h-[28rem] overflow-auto whitespace-pre-wrap break-words rounded-md bg-slate-50 p-3 font-sans text-sm text-slate-800 dark:bg-slate-800 dark:text-slate-100">
-          {(message.text ?? message.content) || t('viewer.empty')}
-        </pre>
+        <PlainText text={message.text ?? message.content} empty={t('viewer.empty')} />
       )}
 
-      <AttachmentList address={address} id={id} attachments={message.attachments} />
+      <AttachmentList address={address} id={id} attachments={message.attachments} html={message.html} />
 
       {showHeaders && (
         <div className="max-h-72 overflow-auto rounded-md bg-slate-50 p-3 font-mono text-xs text-slate-800 dark:bg-slate-800 dark:text-slate-100">

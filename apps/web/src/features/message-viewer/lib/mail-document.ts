@@ -28,6 +28,17 @@ function purifier(): ReturnType<typeof DOMPurify> {
 
 let instance: ReturnType<typeof DOMPurify> | null = null
 
+/** A mail written right to left says so on its <html>: that, and its language, are kept (the body keeps its own). */
+function ownDirection(doc: HTMLElement): string {
+  const root = doc.tagName === 'HTML' ? doc : doc.querySelector('html')
+  let attributes = ''
+  const dir = root?.getAttribute('dir')?.toLowerCase()
+  if (dir === 'rtl' || dir === 'ltr' || dir === 'auto') attributes += ` dir="${dir}"`
+  const lang = root?.getAttribute('lang')
+  if (lang && /^[A-Za-z]{1,8}(-[A-Za-z0-9]{1,8})*$/.test(lang)) attributes += ` lang="${lang}"`
+  return attributes
+}
+
 function escapeAttribute(value: string): string {
   return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;')
 }
@@ -63,8 +74,10 @@ export function buildMailDocument(html: string, options: { origin: string; showR
   const head =
     `<meta http-equiv="Content-Security-Policy" content="${escapeAttribute(mailCsp(options.origin, options.showRemote))}">` +
     '<meta charset="utf-8"><base target="_blank">' +
-    '<style>body{margin:0;padding:12px;font-family:system-ui,sans-serif;word-wrap:break-word}img{max-width:100%;height:auto}</style>'
+    '<style>body{margin:0;padding:12px;font-family:system-ui,sans-serif;word-wrap:break-word}img{max-width:100%;height:auto}' +
+    // On a phone, tables laid out for 600 px give way where they can; what cannot is zoomed out by fitMailToFrame.
+    '@media (max-width:639px){body{padding:8px}table{max-width:100%!important}}</style>'
   const headEl = doc.querySelector('head')
   const inner = doc.querySelector('body')?.outerHTML ?? doc.outerHTML
-  return `<!doctype html><html><head>${head}${headEl?.innerHTML ?? ''}</head>${inner}</html>`
+  return `<!doctype html><html${ownDirection(doc)}><head>${head}${headEl?.innerHTML ?? ''}</head>${inner}</html>`
 }

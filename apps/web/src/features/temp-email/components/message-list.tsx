@@ -24,17 +24,19 @@ export function MessageList({ messages, now, expandedId, onToggle, onCopyCode, r
         const { name, address } = parseSender(message.sender)
         const age = relativeTime(message.receivedAt, now)
         const panelId = `message-panel-${message.id}`
+        const preview = messagePreview(message.content)
         return (
           <li key={message.id} data-testid="inbox-message" className={expanded ? 'bg-slate-50 dark:bg-slate-800/60' : undefined}>
             <button
               type="button"
+              id={`message-row-${message.id}`}
               aria-expanded={expanded}
               aria-controls={expanded ? panelId : undefined}
               onClick={() => onToggle(message.id)}
               className="block w-full px-3 py-3 text-start hover:bg-slate-50 focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-blue-600 sm:px-4 dark:hover:bg-slate-800"
             >
               <span className="flex items-baseline justify-between gap-2">
-                <span className="min-w-0 truncate font-medium text-slate-900 dark:text-slate-100" title={address}>
+                <span dir="auto" className="min-w-0 truncate text-start font-medium text-slate-900 dark:text-slate-100" title={address}>
                   {name ?? address}
                 </span>
                 <time dateTime={message.receivedAt} className="shrink-0 text-xs text-slate-500 dark:text-slate-400">
@@ -43,9 +45,17 @@ export function MessageList({ messages, now, expandedId, onToggle, onCopyCode, r
               </span>
               <span className="mt-0.5 flex items-center gap-1 truncate text-sm text-slate-800 dark:text-slate-200">
                 {message.attachmentCount > 0 && <Paperclip className="h-3 w-3 shrink-0" aria-label={t('hasAttachments')} />}
-                <span className="truncate">{message.subject || t('noSubject')}</span>
+                <span dir={message.subject ? 'auto' : undefined} className="min-w-0 truncate text-start">
+                  {message.subject || t('noSubject')}
+                </span>
               </span>
-              <span className="mt-0.5 block break-words text-sm text-slate-500 dark:text-slate-400">{messagePreview(message.content)}</span>
+              {preview ? (
+                <span dir="auto" className="mt-0.5 block text-start break-words text-sm text-slate-600 dark:text-slate-400">
+                  {preview}
+                </span>
+              ) : (
+                <span className="mt-0.5 block text-sm text-slate-600 italic dark:text-slate-400">{t('noText')}</span>
+              )}
             </button>
             <VerificationActions verification={message.verification} onCopy={onCopyCode} />
             {expanded && (

@@ -105,8 +105,8 @@ export function TempEmailTool() {
   const messages = inbox.data?.messages ?? []
 
   return (
-    <section id="temp-email" aria-labelledby="temp-email-title" className="mx-auto w-full max-w-3xl px-3 py-6 sm:px-4">
-      <div className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm sm:p-6 dark:border-slate-700 dark:bg-slate-900">
+    <section id="temp-email" aria-labelledby="temp-email-title" className="mx-auto w-full max-w-3xl px-1 py-6 sm:px-4">
+      <div className="rounded-xl border border-slate-200 bg-white p-3 shadow-sm sm:p-6 dark:border-slate-700 dark:bg-slate-900">
         <header className="mb-4 flex items-start gap-3">
           <Mail className="mt-1 h-6 w-6 shrink-0 text-blue-600 dark:text-blue-400" aria-hidden />
           <div>

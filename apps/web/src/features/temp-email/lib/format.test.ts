@@ -12,6 +12,10 @@ describe('messagePreview', () => {
   it('counts characters, not bytes', () => {
     expect(messagePreview('é'.repeat(120))).toBe(`${'é'.repeat(100)}...`)
   })
+  it('has nothing to preview for a body without text', () => {
+    expect(messagePreview('')).toBeNull()
+    expect(messagePreview(' \n\t ')).toBeNull()
+  })
 })
 
 describe('relativeTime', () => {

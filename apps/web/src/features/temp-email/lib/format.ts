@@ -1,9 +1,13 @@
 /** Number of body characters the inbox preview shows (spec §2). */
 export const PREVIEW_LENGTH = 100
 
-/** First 100 characters of the body followed by an ellipsis; whitespace runs collapse to one space. */
-export function messagePreview(content: string): string {
-  const flat = content.replace(/\s+/g, ' ').trim()
+/**
+ * First 100 characters of the body followed by an ellipsis; whitespace runs collapse to one space. Null for a body
+ * with no text at all, which the list says in words rather than as a lone "...".
+ */
+export function messagePreview(content: string): string | null {
+  const flat = content.slice(0, 4096).replace(/\s+/g, ' ').trim()
+  if (!flat) return null
   return `${flat.slice(0, PREVIEW_LENGTH)}...`
 }
 
