@@ -1,6 +1,6 @@
 import type { VerificationLink } from '@tempbox/types'
 import { scanHtml, type HtmlScan } from './html-scan.js'
-import { htmlToText } from './html-text.js'
+import { tidy } from './html-text.js'
 import { DEFAULT_DERIVE_LIMITS, type DeriveLimits } from './limits.js'
 import { previewOf } from './preview.js'
 import { sanitizeMailHtml } from './sanitize-html.js'
@@ -67,8 +67,9 @@ export function deriveMessage(input: DeriveInput, limits: DeriveLimits = DEFAULT
   const displayable = html !== null && html.length <= limits.htmlDisplayChars
   // HTML that may be displayed is checked for depth in full; a longer one is only read for its text and links.
   const scanLimits = displayable ? { ...limits, htmlScanChars: Math.max(limits.htmlScanChars, limits.htmlDisplayChars) } : limits
-  const scan: HtmlScan = html ? attempt('html scan', { anchors: [], tooDeep: true }, () => scanHtml(html, scanLimits)) : { anchors: [], tooDeep: false }
-  const htmlText = text === null && html ? attempt('html text', '', () => htmlToText(html, limits, !scan.tooDeep)) : null
+  const empty: HtmlScan = { anchors: [], text: '', tooDeep: false, tokens: 0 }
+  const scan = html ? attempt('html scan', { ...empty, tooDeep: true }, () => scanHtml(html, scanLimits, text === null)) : empty
+  const htmlText = text === null && html ? attempt('html text', '', () => tidy(scan.text)) : null
   const content = text ?? htmlText ?? ''
   const codes = attempt('codes', [] as string[], () => extractCodes(input.subject, content, limits))
   const links = attempt('links', [] as VerificationLink[], () => extractLinks(scan.anchors, content, limits))
@@ -78,7 +79,7 @@ export function deriveMessage(input: DeriveInput, limits: DeriveLimits = DEFAULT
   let hasRemoteContent = false
   let htmlWithheld: HtmlWithheld | null = null
   if (html) {
-    if (!displayable) htmlWithheld = 'too_large'
+    if (!displayable || scan.tokens > limits.maxHtmlTokens) htmlWithheld = 'too_large'
     else if (scan.tooDeep) htmlWithheld = 'unrenderable'
     else {
       const sanitized = attempt('sanitize', null, () => sanitizeWithRefs(html, input.contentIds, limits))

@@ -4,5 +4,5 @@ export { extractCodes, extractLinks, extractVerification } from './verification.
 export { htmlToText } from './html-text.js'
 export { previewOf } from './preview.js'
 export { sanitizeMailHtml, type SanitizeContext, type SanitizedHtml } from './sanitize-html.js'
-export { scanHtml, stripTags } from './html-scan.js'
+export { scanHtml } from './html-scan.js'
 export { decodeBasicEntities } from './entities.js'

@@ -7,6 +7,8 @@ export interface DeriveLimits {
   htmlScanChars: number
   /** HTML longer than this is not rendered: the reader sees the text and a note to download the .eml. */
   htmlDisplayChars: number
+  /** HTML of more tags and text runs than this is not rendered (sanitizing costs about a microsecond per token). */
+  maxHtmlTokens: number
   /** Open elements deeper than this make HTML "too strange to render" (and would make parsing quadratic). */
   maxHtmlDepth: number
   /** Characters of plain text searched for codes and links. */
@@ -27,7 +29,8 @@ export interface DeriveLimits {
 
 export const DEFAULT_DERIVE_LIMITS: Readonly<DeriveLimits> = Object.freeze({
   htmlScanChars: 256 * 1024,
-  htmlDisplayChars: 1024 * 1024,
+  htmlDisplayChars: 256 * 1024,
+  maxHtmlTokens: 25_000,
   maxHtmlDepth: 400,
   textScanChars: 64 * 1024,
   subjectScanChars: 1024,

@@ -35,6 +35,12 @@ const CANDIDATE_RE = /(?<![\p{L}\p{N}\-/.:,$€£¥#+])(\d{3,4}[ -]\d{3,4}|\d{4,
 
 /** How far (characters) a code may be from its announcing word. */
 const WINDOW = 80
+/**
+ * Announcing words and candidates looked at per source: a real code sits next to one of the first few; a text made of
+ * nothing but "code 123456" should not cost a check for each of its thousands.
+ */
+const MAX_KEYWORDS = 200
+const MAX_CANDIDATES = 200
 
 interface Scored {
   code: string
@@ -50,6 +56,7 @@ export function extractCodes(subject: string, text: string, limits: DeriveLimits
     if (!src) return
     const keywordAt: number[] = []
     for (const m of src.matchAll(CODE_WORD_RE)) {
+      if (keywordAt.length >= MAX_KEYWORDS) break
       const word = m[0].toLowerCase()
       // Latin-script words must stand alone ("pin" not in "spinning", "code" not in "barcode").
       const latin = /^[a-z0-9 -]+$/.test(word)
@@ -63,7 +70,9 @@ export function extractCodes(subject: string, text: string, limits: DeriveLimits
       keywordAt.push(m.index)
     }
     if (keywordAt.length === 0) return
+    let candidates = 0
     for (const m of src.matchAll(CANDIDATE_RE)) {
+      if (++candidates > MAX_CANDIDATES) break
       const raw = m[0]
       const at = m.index
       const distance = nearestDistance(keywordAt, at)
@@ -145,7 +154,7 @@ export function extractLinks(anchors: readonly Anchor[], text: string, limits: D
     if (links.length >= 3) break
     // A URL longer than the bound is no link we offer: skip to the end of it.
     if (m[0].length === 2048) continue
-    const url = decodeBasicEntities(trimTrailingPunctuation(m[0]))
+    const url = trimTrailingPunctuation(decodeBasicEntities(m[0]))
     const lineStart = scanned.lastIndexOf('\n', m.index) + 1
     let context = scanned.slice(Math.max(lineStart, m.index - 80), m.index).trim()
     if (context === '' && lineStart > 0) {
