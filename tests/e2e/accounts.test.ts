@@ -155,4 +155,70 @@ describe('accounts, owner setup and analytics in the browser', () => {
       expect((await fetch(`${stack.apiUrl}/api/email/${encodeURIComponent(address)}`)).status).toBe(404)
     }
   })
+
+  it('changes the password in the account dialog: the other device is signed out, this one stays, only the new password works', async () => {
+    const email = `changer${Date.now()}@example.com`
+    const laptop = await newPage()
+    await laptop.goto(stack.apiUrl)
+    let dialog = await openAccountDialog(laptop, 'Sign In')
+    await dialog.getByRole('tab', { name: 'Create Account' }).click()
+    await dialog.getByLabel('Email').fill(email)
+    await dialog.getByLabel('Password').fill('first-pass-1')
+    await dialog.locator('form').getByRole('button', { name: 'Create Account' }).click()
+    await dialog.waitFor({ state: 'detached' })
+
+    // A second device signs in to the same account (its token is what a thief would hold).
+    const phone = await newPage()
+    await phone.goto(stack.apiUrl)
+    dialog = await openAccountDialog(phone, 'Sign In')
+    await dialog.getByLabel('Email').fill(email)
+    await dialog.getByLabel('Password').fill('first-pass-1')
+    await dialog.locator('form').getByRole('button', { name: 'Sign In' }).click()
+    await toast(phone, 'Welcome back').waitFor()
+    const phoneToken = await phone.evaluate(() => localStorage.getItem('auth_token'))
+
+    // On the laptop: a too-short password is refused in the form, a wrong current one by the server, then it works.
+    const laptopToken = await laptop.evaluate(() => localStorage.getItem('auth_token'))
+    dialog = await openAccountDialog(laptop, 'Account')
+    await dialog.getByRole('button', { name: 'Change Password' }).click()
+    await dialog.getByLabel('Current password').fill('first-pass-1')
+    await dialog.getByLabel('New password').fill('short')
+    await dialog.getByRole('button', { name: 'Save New Password' }).click()
+    await dialog.getByRole('alert').filter({ hasText: 'The new password must be at least 6 characters.' }).waitFor()
+    await dialog.getByLabel('Current password').fill('not-the-pass')
+    await dialog.getByLabel('New password').fill('second-pass-2')
+    await dialog.getByRole('button', { name: 'Save New Password' }).click()
+    await dialog.getByRole('alert').filter({ hasText: 'The current password is not correct.' }).waitFor()
+    await dialog.getByLabel('Current password').fill('first-pass-1')
+    await dialog.getByRole('button', { name: 'Save New Password' }).click()
+    await toast(laptop, 'Password Changed').waitFor()
+    const freshToken = await laptop.evaluate(() => localStorage.getItem('auth_token'))
+    expect(freshToken).toMatch(/^ey/)
+    expect(freshToken).not.toBe(laptopToken)
+
+    // The laptop stays signed in across a reload; the phone's token no longer works and the phone becomes a guest.
+    await laptop.reload()
+    await laptop.getByRole('banner').getByRole('button', { name: 'Account', exact: true }).waitFor()
+    expect((await fetch(`${stack.apiUrl}/api/auth/me`, { headers: { authorization: `Bearer ${phoneToken}` } })).status).toBe(401)
+    await phone.reload()
+    await phone.getByRole('banner').getByRole('button', { name: 'Sign In', exact: true }).waitFor()
+    expect(await phone.evaluate(() => localStorage.getItem('auth_token'))).toBeNull()
+
+    // Only the new password signs in.
+    dialog = await openAccountDialog(phone, 'Sign In')
+    await dialog.getByLabel('Email').fill(email)
+    await dialog.getByLabel('Password').fill('first-pass-1')
+    await dialog.locator('form').getByRole('button', { name: 'Sign In' }).click()
+    await toast(phone, 'Login Failed').waitFor()
+    await dialog.getByLabel('Password').fill('second-pass-2')
+    await dialog.locator('form').getByRole('button', { name: 'Sign In' }).click()
+    await toast(phone, 'Welcome back').waitFor()
+
+    // Sign out everywhere from the phone: both devices end up signed out.
+    dialog = await openAccountDialog(phone, 'Account')
+    await dialog.getByRole('button', { name: 'Sign Out Everywhere' }).click()
+    await toast(phone, 'You have been signed out on every device.').waitFor()
+    await laptop.reload()
+    await laptop.getByRole('banner').getByRole('button', { name: 'Sign In', exact: true }).waitFor()
+  })
 })
