@@ -57,7 +57,7 @@ describe('accounts, owner setup and analytics in the browser', () => {
     // Sign out, then sign in again.
     dialog = await openAccountDialog(page, 'Account')
     await dialog.getByText(email).waitFor()
-    await dialog.getByRole('button', { name: 'Sign Out' }).click()
+    await dialog.getByRole('button', { name: 'Sign Out', exact: true }).click()
     await toast(page, 'Logged Out').waitFor()
     expect(await page.evaluate(() => localStorage.getItem('auth_token'))).toBeNull()
     await page.getByRole('heading', { name: 'Authentication Required' }).waitFor()
