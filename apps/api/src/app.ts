@@ -6,6 +6,7 @@ import { redactUrl } from './redact-url.js'
 import rateLimit from '@fastify/rate-limit'
 import dbPlugin from './plugins/db.js'
 import errorHandler from './plugins/error-handler.js'
+import securityHeaders from './plugins/security-headers.js'
 import healthRoutes from './routes/health.js'
 import webStatic from './plugins/web-static.js'
 import swaggerPlugin from './plugins/swagger.js'
@@ -53,6 +54,7 @@ export async function buildApp(config: Config, globalState: GlobalState = localG
   app.decorate('config', config)
   app.decorate('globalState', globalState)
   await app.register(errorHandler)
+  await app.register(securityHeaders)
   await app.register(dbPlugin, { path: config.databasePath })
   // Per-route limits only (`config.rateLimit` on a route); counters live in memory (the primary's, with several
   // processes) and expire with their window.

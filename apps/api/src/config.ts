@@ -23,6 +23,8 @@ export interface Config {
   sseHeartbeatMs: number
   /** Trusted proxy setting handed to Fastify's `trustProxy` (false, true, a hop count or a list of addresses/CIDRs). */
   trustProxy: boolean | number | string
+  /** Send Strict-Transport-Security: TLS is terminated in front of us, so browsers must never use plain HTTP. */
+  hsts: boolean
   /** Load the IP databases in the background at start (production) instead of on the first lookup. */
   geoipPreload: boolean
   jwtSecret: string
@@ -77,6 +79,8 @@ export function loadConfig(env: Env = process.env): Config {
     maxGeneratedPerHourPerIp: int('MAX_GENERATED_PER_HOUR_PER_IP', 100, 1),
     sseHeartbeatMs: int('SSE_HEARTBEAT_MS', 15_000, 1),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
+    // In production behind a trusted proxy, TLS is what that proxy is there for; HSTS=false/true overrides.
+    hsts: env.HSTS ? env.HSTS === 'true' : isProduction && parseTrustProxy(env.TRUST_PROXY) !== false,
     geoipPreload: env.GEOIP_PRELOAD ? env.GEOIP_PRELOAD === 'true' : isProduction,
     jwtSecret,
     jwtExpiresIn: env.JWT_EXPIRES_IN || '7d',

@@ -1,5 +1,6 @@
 import sanitize from 'sanitize-html'
 import { dropImports, mapCssUrls, someCssUrl } from './css.js'
+import { normalizeMailCss } from './safe-css.js'
 
 export interface SanitizeContext {
   /** Maps a Content-ID (without angle brackets, lower-cased) to the URL that downloads that attachment. */
@@ -78,11 +79,11 @@ export function sanitizeMailHtml(input: string, ctx: SanitizeContext, maxCssChar
 
   const rewriteStyleAttr = (attribs: Record<string, string>): void => {
     if (attribs.style === undefined) return
-    const original = attribs.style
-    if (original.length > maxCssChars) {
+    if (attribs.style.length > maxCssChars) {
       delete attribs.style
       return
     }
+    const original = normalizeMailCss(attribs.style)
     if (hasRemoteCssUrl(original)) attribs['data-remote-style'] = optInCss(original, ctx)
     attribs.style = cleanCss(original, ctx, found)
   }
@@ -187,7 +188,7 @@ function cleanStyleBlocks(html: string, ctx: SanitizeContext, found: { remote: b
     const close = openEnd < 0 ? -1 : html.indexOf('</style>', openEnd)
     if (close < 0) break
     const attrs = html.slice(open + 6, openEnd)
-    const css = html.slice(openEnd + 1, close)
+    const css = normalizeMailCss(html.slice(openEnd + 1, close))
     out += html.slice(at, open)
     if (css.length <= maxCssChars) {
       const remote = hasRemoteCssUrl(css)

@@ -1,6 +1,7 @@
 import fp from 'fastify-plugin'
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
+import { DOCS_CSP, serializeCsp } from '../services/content-security-policy.js'
 
 /** OpenAPI built from the route schemas (the same TypeBox schemas that validate); UI at /api/docs. */
 export default fp(
@@ -20,7 +21,8 @@ export default fp(
         components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
       },
     })
-    await app.register(swaggerUi, { routePrefix: '/api/docs' })
+    // Its routes answer under their own policy (set last, over the app's): Swagger UI needs inline styles only.
+    await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: serializeCsp(DOCS_CSP) })
   },
   { name: 'swagger' },
 )

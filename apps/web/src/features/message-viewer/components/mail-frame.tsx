@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
+import { attachmentUrl } from '../api/message'
 import { fitMailToFrame, MIN_FRAME_HEIGHT_PX } from '../lib/fit-mail'
 import { buildMailDocument } from '../lib/mail-document'
 
@@ -8,11 +9,15 @@ import { buildMailDocument } from '../lib/mail-document'
  * the same); allow-same-origin only lets this page read the frame's layout, to size the frame to the mail and fit a
  * 600-px mail into a phone's width. allow-popups lets the mail's links open in a new, unsandboxed tab.
  */
-export function MailFrame({ html, showRemote }: { html: string; showRemote: boolean }) {
+export function MailFrame({ html, address, id, showRemote }: { html: string; address: string; id: string; showRemote: boolean }) {
   const { t } = useTranslation('email')
   const ref = useRef<HTMLIFrameElement>(null)
   const [height, setHeight] = useState(MIN_FRAME_HEIGHT_PX)
-  const srcDoc = useMemo(() => buildMailDocument(html, { origin: window.location.origin, showRemote }), [html, showRemote])
+  const srcDoc = useMemo(() => {
+    // The folder of this message's attachments (the trailing `/` makes the CSP match the paths below it).
+    const attachments = new URL(attachmentUrl(address, id, 0).replace(/0$/, ''), window.location.origin).href
+    return buildMailDocument(html, { attachments, showRemote })
+  }, [html, address, id, showRemote])
 
   useEffect(() => {
     const frame = ref.current

@@ -122,7 +122,7 @@ export function MessageViewer({ address, id, onClose, onDeleted, onDeleteFailed 
               </button>
             </div>
           )}
-          <MailFrame html={message.html} showRemote={showRemote} />
+          <MailFrame html={message.html} address={address} id={id} showRemote={showRemote} />
         </>
       ) : (
         <PlainText text={message.text ?? message.content} empty={t('viewer.empty')} />

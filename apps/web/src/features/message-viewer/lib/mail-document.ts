@@ -8,9 +8,13 @@ const REMOTE_ATTRIBUTES: ReadonlyArray<[from: string, to: string]> = [
   ['data-remote-style', 'style'],
 ]
 
-/** The CSP every mail document runs under: no script ever; images from data:, our origin (cid attachments) and, on request, the web. */
-export function mailCsp(origin: string, showRemote: boolean): string {
-  const img = ['data:', origin, ...(showRemote ? ['https:', 'http:'] : [])].join(' ')
+/**
+ * The CSP every mail document runs under: no script ever; images from data:, this message's own attachments (cid:
+ * references, `attachments` is their absolute folder URL ending in `/`) and, on request, the web. Nothing else of
+ * our origin: a mail must not reach `/s/{code}` or any other path of ours before the reader asks for images.
+ */
+export function mailCsp(attachments: string, showRemote: boolean): string {
+  const img = ['data:', attachments, ...(showRemote ? ['https:', 'http:'] : [])].join(' ')
   return `default-src 'none'; img-src ${img}; style-src 'unsafe-inline'; font-src data:; form-action 'none'`
 }
 
@@ -47,7 +51,7 @@ function escapeAttribute(value: string): string {
  * The srcdoc of the sandboxed mail frame: the server-sanitized HTML purified again (defence in depth),
  * remote references restored only when `showRemote`, under a CSP meta placed before any mail content.
  */
-export function buildMailDocument(html: string, options: { origin: string; showRemote: boolean }): string {
+export function buildMailDocument(html: string, options: { attachments: string; showRemote: boolean }): string {
   instance ??= purifier()
   const doc = instance.sanitize(html, {
     WHOLE_DOCUMENT: true,
@@ -72,7 +76,7 @@ export function buildMailDocument(html: string, options: { origin: string; showR
     }
   }
   const head =
-    `<meta http-equiv="Content-Security-Policy" content="${escapeAttribute(mailCsp(options.origin, options.showRemote))}">` +
+    `<meta http-equiv="Content-Security-Policy" content="${escapeAttribute(mailCsp(options.attachments, options.showRemote))}">` +
     '<meta charset="utf-8"><base target="_blank">' +
     '<style>body{margin:0;padding:12px;font-family:system-ui,sans-serif;word-wrap:break-word}img{max-width:100%;height:auto}' +
     // On a phone, tables laid out for 600 px give way where they can; what cannot is zoomed out by fitMailToFrame.

@@ -375,12 +375,14 @@ describe('message viewer', () => {
     const srcdoc = frame.getAttribute('srcdoc')!
     expect(srcdoc).toMatch(/^<!doctype html><html><head><meta http-equiv="Content-Security-Policy"/)
     expect(srcdoc).not.toMatch(/\ssrc="https:\/\/tracker/)
-    expect(srcdoc).toContain("img-src data: http://localhost:3000;")
+    // Our origin only for this message's own attachments: nothing else of ours (e.g. /s/{code}) can load.
+    const attachments = `http://localhost:3000/api/email/${encodeURIComponent(TEST_ADDRESS)}/messages/3/attachments/`
+    expect(srcdoc).toContain(`img-src data: ${attachments};`)
 
     await user.click(screen.getByRole('button', { name: 'Show images' }))
     const shown = screen.getByTitle('Message content').getAttribute('srcdoc')!
     expect(shown).toMatch(/\ssrc="https:\/\/tracker.example\/pixel.gif"/)
-    expect(shown).toContain('img-src data: http://localhost:3000 https: http:;')
+    expect(shown).toContain(`img-src data: ${attachments} https: http:;`)
     expect(screen.queryByRole('button', { name: 'Show images' })).not.toBeInTheDocument()
 
     await user.click(screen.getByRole('button', { name: 'Text' }))
