@@ -36,7 +36,8 @@ export function appCspDirectives(scriptHashes: readonly string[]): CspDirectives
     'font-src': ["'self'", 'data:'],
     'connect-src': ["'self'"],
     'frame-src': ["'self'"],
-    'worker-src': ["'none'"],
+    // The word counter analyses long texts in a module worker of our own (/assets/…).
+    'worker-src': ["'self'"],
     'manifest-src': ["'self'"],
     'media-src': ["'none'"],
     'object-src': ["'none'"],
