@@ -17,6 +17,6 @@ describe('per-IP address limits', () => {
     expect(res.status).toBe(429)
     const body = (await res.json()) as { error: string; code: string }
     expect(body.code).toBe('too_many_active_addresses')
-    expect(body.error).toBe('You already have 3 active addresses. Please wait until one expires before creating another.')
+    expect(body.error).toBe('You already have 3 active addresses. Release one you no longer need, or wait until one expires.')
   })
 })

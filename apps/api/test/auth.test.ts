@@ -119,6 +119,25 @@ describe('me and tokens', () => {
 })
 
 describe('saved addresses and deletion', () => {
+  it('saves the address in use when signing in: an unsaved one, or one already its own; never another account’s', async () => {
+    const { token } = await signUp(app)
+    const anonymous = (await app.inject({ method: 'POST', url: '/api/email/generate' })).json().email as string
+    const save = (email: string, auth = bearer(token)) => app.inject({ method: 'POST', url: '/api/auth/addresses', headers: auth, payload: { email } })
+    const res = await save(anonymous)
+    expect(res.statusCode).toBe(200)
+    expect(res.json()).toMatchObject({ email: anonymous })
+    expect((await save(anonymous)).statusCode).toBe(200)
+    const listed = await app.inject({ method: 'GET', url: '/api/auth/addresses', headers: bearer(token) })
+    expect(listed.json().addresses.map((a: { email: string }) => a.email)).toEqual([anonymous])
+
+    const other = await signUp(app)
+    const taken = await save(anonymous, bearer(other.token))
+    expect(taken.statusCode).toBe(409)
+    expect(taken.json()).toEqual({ error: 'This address is saved to another account.', code: 'address_taken' })
+    expect((await save('nobody-here@tempbox.local')).json()).toMatchObject({ code: 'inbox_not_found' })
+    expect((await app.inject({ method: 'POST', url: '/api/auth/addresses', payload: { email: anonymous } })).statusCode).toBe(401)
+  })
+
   it('saves addresses generated while signed in and lists only the unexpired ones', async () => {
     const { token } = await signUp(app)
     const mine = await app.inject({ method: 'POST', url: '/api/email/generate', headers: bearer(token) })

@@ -94,7 +94,7 @@ describe('address limits held by the primary', () => {
     expect(await rejection(a!.reserve(ip, hour(now), now))).toMatchObject({
       statusCode: 429,
       code: 'too_many_active_addresses',
-      message: 'You already have 2 active addresses. Please wait until one expires before creating another.',
+      message: 'You already have 2 active addresses. Release one you no longer need, or wait until one expires.',
     })
     await b!.release(ip, hour(now), now)
     await expect(a!.reserve(ip, hour(now), now)).resolves.toBeUndefined()

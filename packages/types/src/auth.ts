@@ -48,6 +48,11 @@ export const SavedAddress = Type.Object({
 })
 export type SavedAddress = Static<typeof SavedAddress>
 
+export const SaveAddressBody = Type.Object({
+  email: Type.String({ maxLength: 400, description: 'A live address, e.g. the one in use when signing in.' }),
+})
+export type SaveAddressBody = Static<typeof SaveAddressBody>
+
 export const SavedAddressesResponse = Type.Object({ addresses: Type.Array(SavedAddress) })
 export type SavedAddressesResponse = Static<typeof SavedAddressesResponse>
 

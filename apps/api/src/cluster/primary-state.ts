@@ -23,6 +23,7 @@ export class PrimaryState {
     return {
       'limits.reserve': ({ ip, expiresAt, now }) => this.limiter.reserve(ip, expiresAt, now),
       'limits.release': ({ ip, expiresAt, now }) => this.limiter.release(ip, expiresAt, now),
+      'limits.free': ({ ip, expiresAt }) => this.limiter.free(ip, expiresAt),
       'rateLimit.incr': (request) => this.counters.incr(request),
       'salt.forDay': ({ day }) => this.salts.forDay(day).toString('base64'),
       // The news goes out before the answer does. A client told "deleted" that connects again reaches a worker

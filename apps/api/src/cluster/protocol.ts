@@ -32,6 +32,7 @@ export interface RateLimitCount {
 export interface PrimaryMethods {
   'limits.reserve': [AddressReservation, void]
   'limits.release': [AddressReservation, void]
+  'limits.free': [Omit<AddressReservation, 'now'>, void]
   'rateLimit.incr': [RateLimitIncrement, RateLimitCount]
   /** The day's analytics salt, base64 (JSON carries no Buffer). */
   'salt.forDay': [{ day: string }, string]

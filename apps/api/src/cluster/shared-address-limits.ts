@@ -16,6 +16,10 @@ export class SharedAddressLimits implements AddressLimits {
     return this.ipc.request('limits.release', { ip, expiresAt, now })
   }
 
+  free(ip: string, expiresAt: number): Promise<void> {
+    return this.ipc.request('limits.free', { ip, expiresAt })
+  }
+
   /** The primary prunes its limiter on its own timer. */
   sweep(): void {}
 }

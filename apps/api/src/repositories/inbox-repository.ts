@@ -25,6 +25,27 @@ export async function findInboxByAddress(db: Db, address: string): Promise<Inbox
   return db.selectFrom('inbox').selectAll().where('address', '=', address).executeTakeFirst()
 }
 
+/**
+ * Saves a live address to an account: one nobody has saved yet, or one the account already holds. Undefined when the
+ * address is unknown, expired or another account's.
+ */
+export async function assignInboxToUser(db: Db, address: string, userId: number, now: number) {
+  return db
+    .updateTable('inbox')
+    .set({ user_id: userId })
+    .where('address', '=', address)
+    .where('expires_at', '>', now)
+    .where((eb) => eb.or([eb('user_id', 'is', null), eb('user_id', '=', userId)]))
+    .returning(['address', 'created_at', 'expires_at'])
+    .executeTakeFirst()
+}
+
+/** One inbox with its messages and attachments (ON DELETE CASCADE); false when it was already gone. */
+export async function deleteInbox(db: Db, id: number): Promise<boolean> {
+  const result = await db.deleteFrom('inbox').where('id', '=', id).executeTakeFirst()
+  return result.numDeletedRows > 0n
+}
+
 /** Expired inboxes go with their messages and attachments (ON DELETE CASCADE). Returns the deleted ids. */
 export async function deleteExpiredInboxes(db: Db, now: number): Promise<number[]> {
   const rows = await db.deleteFrom('inbox').where('expires_at', '<=', now).returning('id').execute()

@@ -1,9 +1,9 @@
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib'
 import type { Db, InboxRow } from '@tempbox/db'
-import type { FullMessage, GenerateEmailResponse } from '@tempbox/types'
+import type { FullMessage, GenerateEmailResponse, SavedAddress } from '@tempbox/types'
 import type { Config } from '../config.js'
 import { AppError } from '../errors.js'
-import { deleteExpiredInboxes, findInboxByAddress, insertInbox } from '../repositories/inbox-repository.js'
+import { assignInboxToUser, deleteExpiredInboxes, deleteInbox, findInboxByAddress, insertInbox } from '../repositories/inbox-repository.js'
 import {
   deleteMessage,
   findFirstMessageAfter,
@@ -171,6 +171,29 @@ export class InboxService {
       if (oldest !== undefined) this.inboxByAddress.delete(oldest)
     }
     this.inboxByAddress.set(inbox.address, inbox)
+  }
+
+  /**
+   * Deletes an address and its mail before it expires (its holder is done with it). Knowing the address is what
+   * lets anyone read it, so it is also what lets them release it. Its active place under the per-client limit is
+   * freed for the client releasing it; open streams of it end as they do at expiry.
+   */
+  async releaseInbox(ip: string, rawAddress: string): Promise<void> {
+    const inbox = await this.getInbox(rawAddress)
+    if (!(await deleteInbox(this.db, inbox.id))) throw new AppError('inbox_not_found', INBOX_NOT_FOUND)
+    this.forgetInbox(inbox)
+    this.watcher.inboxExpired(inbox.id)
+    await this.limiter.free(ip, inbox.expires_at)
+  }
+
+  /** Saves a live address (the one in use when signing in) to the account; 409 when another account holds it. */
+  async saveToAccount(userId: number, rawAddress: string, now = Date.now()): Promise<SavedAddress> {
+    const { address } = parseAddress(rawAddress)
+    const row = await assignInboxToUser(this.db, address, userId, now)
+    if (row) return { email: row.address, createdAt: new Date(row.created_at).toISOString(), expiresAt: new Date(row.expires_at).toISOString() }
+    const existing = await findInboxByAddress(this.db, address)
+    if (existing && existing.expires_at > now) throw new AppError('address_taken', 'This address is saved to another account.')
+    throw new AppError('inbox_not_found', INBOX_NOT_FOUND)
   }
 
   /** Inboxes deleted elsewhere (an account deletion) must not be served from the caches. */

@@ -20,6 +20,11 @@ export interface AddressLimits {
   reserve(ip: string, expiresAt: number, now: number): void | Promise<void>
   /** Gives back a reservation whose address could not be created after all. */
   release(ip: string, expiresAt: number, now: number): void | Promise<void>
+  /**
+   * Frees the active place of an address its holder released (deleted) before it expired. The hourly count stays:
+   * creating and releasing in a loop must not get round the per-hour limit.
+   */
+  free(ip: string, expiresAt: number): void | Promise<void>
   /** Drops what no longer limits anything (called by the sweeper). */
   sweep(now: number): void
 }
@@ -57,7 +62,7 @@ export class AddressLimiter implements AddressLimits {
     if (entry.activeUntil.length >= this.maxActive) {
       throw new AppError(
         'too_many_active_addresses',
-        `You already have ${this.maxActive} active addresses. Please wait until one expires before creating another.`,
+        `You already have ${this.maxActive} active addresses. Release one you no longer need, or wait until one expires.`,
       )
     }
   }
@@ -80,6 +85,14 @@ export class AddressLimiter implements AddressLimits {
     const entry = this.entries.get(k)
     if (!entry) return
     removeOne(entry.generated, now)
+    removeOne(entry.activeUntil, expiresAt)
+    if (entry.generated.length === 0 && entry.activeUntil.length === 0) this.entries.delete(k)
+  }
+
+  free(ip: string, expiresAt: number): void {
+    const k = this.keyOf(ip)
+    const entry = this.entries.get(k)
+    if (!entry) return
     removeOne(entry.activeUntil, expiresAt)
     if (entry.generated.length === 0 && entry.activeUntil.length === 0) this.entries.delete(k)
   }

@@ -1,5 +1,16 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { AuthResponse, ChangePasswordBody, ErrorBody, LoginBody, MeResponse, RegisterBody, SavedAddressesResponse, SuccessResponse } from '@tempbox/types'
+import {
+  AuthResponse,
+  ChangePasswordBody,
+  ErrorBody,
+  LoginBody,
+  MeResponse,
+  RegisterBody,
+  SaveAddressBody,
+  SavedAddress,
+  SavedAddressesResponse,
+  SuccessResponse,
+} from '@tempbox/types'
 import { AuthService } from '../../services/auth-service.js'
 import { toPublicUser } from '../../services/user-fields.js'
 
@@ -62,6 +73,21 @@ const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
       preHandler: app.authenticate,
     },
     async (request, reply) => reply.header('Cache-Control', 'no-store').send({ addresses: await auth.savedAddresses(request.currentUser!.id) }),
+  )
+
+  app.post(
+    '/auth/addresses',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Save a live address to this account (the one in use when signing in); 409 when another account holds it',
+        security: [{ bearer: [] }],
+        body: SaveAddressBody,
+        response: { 200: SavedAddress, 400: ErrorBody, 401: ErrorBody, 404: ErrorBody, 409: ErrorBody },
+      },
+      preHandler: app.authenticate,
+    },
+    async (request) => app.inboxService.saveToAccount(request.currentUser!.id, request.body.email),
   )
 
   app.delete(

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
-import { DomainsResponse, ErrorBody, GenerateEmailBody, GenerateEmailResponse, InboxResponse } from '@tempbox/types'
+import { DomainsResponse, ErrorBody, GenerateEmailBody, GenerateEmailResponse, InboxResponse, SuccessResponse } from '@tempbox/types'
 import { AddressParams, addressErrors } from './schemas.js'
 import messageRoutes from './messages.js'
 import liveRoutes from './live.js'
@@ -60,6 +60,22 @@ const emailRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (encoding) reply.header('Content-Encoding', encoding)
       // Prepared bytes: the cached listing is sent as is, never serialized again.
       return reply.send(body as never)
+    },
+  )
+
+  app.delete(
+    '/email/:address',
+    {
+      schema: {
+        tags: ['email'],
+        summary: 'Release an address before it expires: it and its mail are deleted, and it no longer counts as one of your active addresses',
+        params: AddressParams,
+        response: { 200: SuccessResponse, ...addressErrors },
+      },
+    },
+    async (request) => {
+      await inboxes.releaseInbox(request.ip, request.params.address)
+      return { success: true, message: 'The address and its mail have been deleted.' }
     },
   )
 
