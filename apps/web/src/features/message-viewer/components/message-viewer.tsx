@@ -125,7 +125,14 @@ export function MessageViewer({ address, id, onClose, onDeleted, onDeleteFailed 
           <MailFrame html={message.html} address={address} id={id} showRemote={showRemote} />
         </>
       ) : (
-        <PlainText text={message.text ?? message.content} empty={t('viewer.empty')} />
+        <>
+          {message.htmlWithheld && (
+            <p role="note" className="rounded-md bg-amber-50 p-2 text-sm text-amber-900 dark:bg-amber-900/30 dark:text-amber-100">
+              {t(message.htmlWithheld === 'too_large' ? 'viewer.htmlTooLarge' : 'viewer.htmlUnrenderable')}
+            </p>
+          )}
+          <PlainText text={message.text ?? message.content} empty={t('viewer.empty')} />
+        </>
       )}
 
       <AttachmentList address={address} id={id} attachments={message.attachments} html={message.html} />

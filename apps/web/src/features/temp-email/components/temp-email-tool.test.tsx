@@ -397,6 +397,18 @@ describe('message viewer', () => {
     await user.click(screen.getByRole('button', { name: 'Headers' }))
     expect(screen.getByText('Subject:')).toBeInTheDocument()
   })
+
+  it('shows the text and a note to download the .eml when the HTML is withheld', async () => {
+    withAddress()
+    emailState.messages = [inboxMessage({ id: '4', subject: 'Huge newsletter', hasHtml: true })]
+    emailState.details.set('4', fullMessage({ id: '4', subject: 'Huge newsletter', text: null, content: 'Rendered text of the newsletter', html: null, htmlWithheld: 'too_large' }))
+    const user = renderTool()
+    await user.click(await screen.findByRole('button', { name: /Huge newsletter/ }))
+    expect(await screen.findByRole('note')).toHaveTextContent("This message's HTML is too large to display; download the .eml to see it as sent.")
+    expect(screen.getByText('Rendered text of the newsletter')).toBeInTheDocument()
+    expect(screen.queryByTitle('Message content')).not.toBeInTheDocument()
+    expect(screen.getByRole('link', { name: 'Download .eml' })).toHaveAttribute('href', `/api/email/${encodeURIComponent(TEST_ADDRESS)}/messages/4/raw`)
+  })
 })
 
 describe('languages', () => {
