@@ -69,8 +69,8 @@ describe('Server-Sent Events over the real stack', () => {
     await readUntil('event: message')
     await readUntil('\n\n')
     const block = received.slice(received.indexOf('event: message'))
-    const data = JSON.parse(/data: (.*)/.exec(block)![1]!) as { message: { subject: string; content: string } }
-    expect(data.message).toMatchObject({ subject: 'Pushed to you', content: expect.stringContaining('Hello over SSE') })
+    const data = JSON.parse(/data: (.*)/.exec(block)![1]!) as { message: { subject: string; preview: string } }
+    expect(data.message).toMatchObject({ subject: 'Pushed to you', preview: expect.stringContaining('Hello over SSE') })
     controller.abort()
   })
 })

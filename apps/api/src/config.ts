@@ -21,6 +21,8 @@ export interface Config {
   maxGeneratedPerHourPerIp: number
   /** Gap between `: ping` comments on an open event stream; shorter than the idle timeout of any proxy in front. */
   sseHeartbeatMs: number
+  /** Bytes of inbox first pages kept ready to send (per API process). */
+  listingCacheBytes: number
   /** Trusted proxy setting handed to Fastify's `trustProxy` (false, true, a hop count or a list of addresses/CIDRs). */
   trustProxy: boolean | number | string
   /** Send Strict-Transport-Security: TLS is terminated in front of us, so browsers must never use plain HTTP. */
@@ -78,6 +80,7 @@ export function loadConfig(env: Env = process.env): Config {
     maxActiveAddressesPerIp: int('MAX_ACTIVE_ADDRESSES_PER_IP', 5, 1),
     maxGeneratedPerHourPerIp: int('MAX_GENERATED_PER_HOUR_PER_IP', 100, 1),
     sseHeartbeatMs: int('SSE_HEARTBEAT_MS', 15_000, 1),
+    listingCacheBytes: int('LISTING_CACHE_MB', 32, 1) * 1024 * 1024,
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     // In production behind a trusted proxy, TLS is what that proxy is there for; HSTS=false/true overrides.
     hsts: env.HSTS ? env.HSTS === 'true' : isProduction && parseTrustProxy(env.TRUST_PROXY) !== false,

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import type { InboxResponse } from '@tempbox/types'
 import type { App } from '../src/app.js'
 import { buildTestApp } from './helper.js'
 import { deliver, generate } from './email-fixtures.js'
@@ -16,35 +17,36 @@ afterEach(async () => {
 const list = (addr: string, query = '') => app.inject({ method: 'GET', url: `/api/email/${encodeURIComponent(addr)}${query}` })
 
 describe('GET /api/email/{address}', () => {
-  it('answers an empty inbox, not cacheable', async () => {
+  it('answers an empty inbox, to be revalidated on every use', async () => {
     const res = await list(address)
     expect(res.statusCode).toBe(200)
-    expect(res.headers['cache-control']).toBe('no-store')
-    expect(res.json()).toEqual({ messages: [] })
+    expect(res.headers['cache-control']).toBe('no-cache, private')
+    expect(res.json()).toEqual({ messages: [], total: 0, nextBefore: null })
   })
 
-  it('lists messages newest first with sender, preview content, html flag, attachment count', async () => {
+  it('lists messages newest first with sender, preview, size, html flag, attachment count', async () => {
     await deliver(app, address, { subject: 'first', receivedAt: Date.now() - 60_000, fromName: 'Ann', fromAddress: 'ann@example.com' })
     await deliver(app, address, { subject: 'second', fromName: '', fromAddress: 'bob@example.com', text: 'Body two' })
     const res = await list(address, '?refresh=true&t=12345')
     expect(res.statusCode).toBe(200)
     const { messages } = res.json() as { messages: Record<string, unknown>[] }
     expect(messages.map((m) => m.subject)).toEqual(['second', 'first'])
-    expect(messages[0]).toMatchObject({ sender: 'bob@example.com', content: 'Body two', hasHtml: false, attachmentCount: 0 })
+    expect(messages[0]).toMatchObject({ sender: 'bob@example.com', preview: 'Body two', hasHtml: false, attachmentCount: 0 })
+    expect(messages[0]!.size).toBeGreaterThan(0)
     expect(messages[1]).toMatchObject({ sender: 'Ann <ann@example.com>', fromName: 'Ann', fromAddress: 'ann@example.com' })
     expect(typeof messages[0]!.id).toBe('string')
     expect(new Date(messages[0]!.receivedAt as string).toISOString()).toBe(messages[0]!.receivedAt)
   })
 
-  it('renders HTML-only mail as text for the content', async () => {
+  it('renders HTML-only mail as text for the preview', async () => {
     await deliver(app, address, {
       text: null,
       html: '<html><head><style>p{color:red}</style></head><body><h1>Welcome</h1><p>Thanks for <b>joining</b>.</p><script>x()</script></body></html>',
     })
-    const { messages } = (await list(address)).json() as { messages: { content: string; hasHtml: boolean }[] }
+    const { messages } = (await list(address)).json() as { messages: { preview: string; hasHtml: boolean }[] }
     expect(messages[0]!.hasHtml).toBe(true)
-    expect(messages[0]!.content).toContain('Thanks for joining.')
-    expect(messages[0]!.content).not.toMatch(/<|color:red|x\(\)/)
+    expect(messages[0]!.preview).toContain('Thanks for joining.')
+    expect(messages[0]!.preview).not.toMatch(/<|color:red|x\(\)/)
   })
 
   it('shows a new message on the next read (the cached listing is invalidated)', async () => {
@@ -123,5 +125,182 @@ describe('compressed listings', () => {
     const br = await app.inject({ method: 'GET', url: `/api/email/${address}`, headers: { 'accept-encoding': 'gzip, deflate, br' } })
     expect(br.headers['content-encoding']).toBe('br')
     expect(JSON.parse(brotliDecompressSync(br.rawPayload).toString())).toEqual(plain.json())
+  })
+})
+
+/** The listing of the test's own address, with query and headers. */
+const get = (query = '', headers: Record<string, string> = {}) =>
+  app.inject({ method: 'GET', url: `/api/email/${encodeURIComponent(address)}${query}`, headers })
+const page = async (query = ''): Promise<InboxResponse> => {
+  const res = await get(query)
+  expect(res.statusCode, res.body).toBe(200)
+  return res.json() as InboxResponse
+}
+
+/** Delivers `n` messages numbered 1..n (subject `m<i>`); returns their ids in that order. */
+async function fill(n: number, mail: Parameters<typeof deliver>[2] = {}): Promise<number[]> {
+  const ids: number[] = []
+  for (let i = 1; i <= n; i++) ids.push(await deliver(app, address, { subject: `m${i}`, ...mail }))
+  return ids
+}
+
+describe('GET /api/email/{address}: pages', () => {
+  it('gives the newest 50 by default, with the total and the cursor of the next page', async () => {
+    await fill(120)
+    const first = await page()
+    expect(first.total).toBe(120)
+    expect(first.messages).toHaveLength(50)
+    expect(first.messages[0]!.subject).toBe('m120')
+    expect(first.messages[49]!.subject).toBe('m71')
+    expect(first.nextBefore).toBe(first.messages[49]!.id)
+  })
+
+  it('walks the whole inbox with before=, each message once, newest first, ending with nextBefore null', async () => {
+    await fill(120)
+    const seen: string[] = []
+    let cursor: string | null = ''
+    let pages = 0
+    while (cursor !== null) {
+      const p = await page(`?limit=50${cursor ? `&before=${cursor}` : ''}`)
+      expect(p.total).toBe(120)
+      seen.push(...p.messages.map((m) => m.subject))
+      cursor = p.nextBefore
+      pages++
+    }
+    expect(pages).toBe(3)
+    expect(seen).toEqual(Array.from({ length: 120 }, (_, i) => `m${120 - i}`))
+  })
+
+  it('honours limit from 1 to 200', async () => {
+    await fill(205)
+    expect((await page('?limit=1')).messages.map((m) => m.subject)).toEqual(['m205'])
+    const max = await page('?limit=200')
+    expect(max.messages).toHaveLength(200)
+    expect(max.nextBefore).toBe(max.messages[199]!.id)
+    const rest = await page(`?limit=200&before=${max.nextBefore}`)
+    expect(rest.messages.map((m) => m.subject)).toEqual(['m5', 'm4', 'm3', 'm2', 'm1'])
+    expect(rest.nextBefore).toBeNull()
+  })
+
+  it('answers a page whose last message is the oldest with nextBefore null', async () => {
+    await fill(50)
+    const p = await page()
+    expect(p.messages).toHaveLength(50)
+    expect(p.nextBefore).toBeNull()
+  })
+
+  it('keeps a cursor valid after the message it names is deleted', async () => {
+    const ids = await fill(10)
+    const first = await page('?limit=4')
+    expect(first.nextBefore).toBe(String(ids[6]))
+    expect((await app.inject({ method: 'DELETE', url: `/api/email/${address}/messages/${first.nextBefore}` })).statusCode).toBe(204)
+    const next = await page(`?limit=4&before=${first.nextBefore}`)
+    expect(next.messages.map((m) => m.subject)).toEqual(['m6', 'm5', 'm4', 'm3'])
+    expect(next.total).toBe(9)
+  })
+
+  it('lists only the messages of its own inbox', async () => {
+    const other = await generate(app)
+    await fill(3)
+    await deliver(app, other, { subject: 'elsewhere' })
+    const p = await page()
+    expect(p.total).toBe(3)
+    expect(p.messages.map((m) => m.subject)).toEqual(['m3', 'm2', 'm1'])
+  })
+
+  it.each([
+    ['?limit=0', 'Limit must be at least 1.'],
+    ['?limit=201', 'Limit must be at most 200.'],
+    ['?limit=-5', 'Limit must be at least 1.'],
+    ['?limit=abc', 'Limit must be a whole number.'],
+    ['?limit=2.5', 'Limit must be a whole number.'],
+    ['?before=abc', 'Before must be a message id (digits only).'],
+    ['?before=-1', 'Before must be a message id (digits only).'],
+  ])('answers 400 validation_failed with a sentence for %s', async (query, sentence) => {
+    const res = await get(query)
+    expect(res.statusCode).toBe(400)
+    expect(res.headers['content-type']).toContain('application/json')
+    expect(res.json()).toMatchObject({ code: 'validation_failed', error: sentence })
+  })
+})
+
+describe('GET /api/email/{address}: summaries, never bodies', () => {
+  it('carries a 100-character preview and no text or HTML, however large the message', async () => {
+    const text = `Start of the body. ${'Lorem ipsum dolor sit amet, consectetur adipiscing elit. '.repeat(20_000)}SECRET-TAIL`
+    const html = `<p>${'<b>bold</b> words '.repeat(50_000)}HTML-TAIL</p>`
+    await deliver(app, address, { subject: 'S'.repeat(5000), text, html, fromName: 'N'.repeat(2000) })
+    const res = await get()
+    expect(res.body.length).toBeLessThan(4096)
+    expect(res.body).not.toContain('SECRET-TAIL')
+    expect(res.body).not.toContain('HTML-TAIL')
+    expect(res.body).not.toContain('<b>')
+    const [m] = (res.json() as InboxResponse).messages
+    expect(Object.keys(m!).sort()).toEqual(
+      ['attachmentCount', 'fromAddress', 'fromName', 'hasHtml', 'id', 'preview', 'receivedAt', 'sender', 'size', 'subject', 'verification'].sort(),
+    )
+    expect(m!.preview).toBe(`Start of the body. ${'Lorem ipsum dolor sit amet, consectetur adipiscing elit. '.repeat(2)}`.slice(0, 100))
+    expect(m!.subject).toBe('S'.repeat(300))
+    expect(m!.fromName).toHaveLength(320)
+    // The whole message still has everything.
+    const full = await app.inject({ method: 'GET', url: `/api/email/${address}/messages/${m!.id}` })
+    expect(full.json()).toMatchObject({ subject: 'S'.repeat(5000), text })
+    expect((full.json() as { text: string }).text).toContain('SECRET-TAIL')
+  })
+
+  it('collapses whitespace runs in the preview', async () => {
+    await deliver(app, address, { text: '\n\n   Hello\t\tthere\r\n\r\n  friend   ' })
+    expect((await page()).messages[0]!.preview).toBe('Hello there friend')
+  })
+})
+
+describe('GET /api/email/{address}: ETag and 304', () => {
+  it('answers 304 with no body to If-None-Match of the current ETag, 200 to any other', async () => {
+    await fill(3)
+    const first = await get()
+    const etag = first.headers.etag as string
+    expect(etag).toMatch(/^W\/"[A-Za-z0-9_-]+"$/)
+    const again = await get('', { 'if-none-match': etag })
+    expect(again.statusCode).toBe(304)
+    expect(again.body).toBe('')
+    expect(again.headers.etag).toBe(etag)
+    expect(again.headers['cache-control']).toBe('no-cache, private')
+    // Strong form of the same tag and lists of tags match too (weak comparison).
+    expect((await get('', { 'if-none-match': etag.slice(2) })).statusCode).toBe(304)
+    expect((await get('', { 'if-none-match': `W/"other", ${etag}` })).statusCode).toBe(304)
+    expect((await get('', { 'if-none-match': 'W/"other"' })).statusCode).toBe(200)
+  })
+
+  it('gives a new ETag when a message arrives or is deleted, so the poll sees it', async () => {
+    await fill(2)
+    const before = (await get()).headers.etag as string
+    const id = await deliver(app, address, { subject: 'new one' })
+    const afterNew = await get('', { 'if-none-match': before })
+    expect(afterNew.statusCode).toBe(200)
+    expect((afterNew.json() as InboxResponse).messages[0]!.subject).toBe('new one')
+    const etagNew = afterNew.headers.etag as string
+    expect(etagNew).not.toBe(before)
+
+    await app.inject({ method: 'DELETE', url: `/api/email/${address}/messages/${id}` })
+    const afterDelete = await get('', { 'if-none-match': etagNew })
+    expect(afterDelete.statusCode).toBe(200)
+    expect((afterDelete.json() as InboxResponse).total).toBe(2)
+  })
+
+  it('gives each page its own ETag', async () => {
+    await fill(6)
+    const a = await get('?limit=3')
+    const b = await get(`?limit=3&before=${(a.json() as InboxResponse).nextBefore}`)
+    expect(a.headers.etag).not.toBe(b.headers.etag)
+    expect((await get(`?limit=3&before=${(a.json() as InboxResponse).nextBefore}`, { 'if-none-match': b.headers.etag as string })).statusCode).toBe(304)
+    expect((await get('?limit=3', { 'if-none-match': b.headers.etag as string })).statusCode).toBe(200)
+  })
+
+  it('keeps the same ETag whatever the encoding', async () => {
+    await fill(30, { text: 'A body long enough to be worth compressing. '.repeat(3) })
+    const plain = await get()
+    const br = await get('', { 'accept-encoding': 'br' })
+    expect(br.headers['content-encoding']).toBe('br')
+    expect(br.headers.etag).toBe(plain.headers.etag)
+    expect((await get('', { 'accept-encoding': 'gzip', 'if-none-match': plain.headers.etag as string })).statusCode).toBe(304)
   })
 })

@@ -31,22 +31,54 @@ export const Verification = Type.Object({
 })
 export type Verification = Static<typeof Verification>
 
-export const InboxMessage = Type.Object({
-  id: Type.String(),
-  subject: Type.String(),
+/** Longest `limit` a client may ask for one page of an inbox listing. */
+export const MAX_INBOX_PAGE = 200
+/** Messages per page when the client does not say. */
+export const DEFAULT_INBOX_PAGE = 50
+/** Characters of body text in a summary's `preview`. */
+export const PREVIEW_CHARS = 100
+
+/**
+ * A message as the inbox lists it: enough to show the row and its codes, never its body. The whole message is at
+ * `GET /api/email/{address}/messages/{id}`.
+ */
+export const MessageSummary = Type.Object({
+  id: Type.String({ description: 'Message id; larger ids arrived later.' }),
+  subject: Type.String({ description: 'The subject (at most 300 characters; the full one is in the message).' }),
   sender: Type.String({ description: 'Display form of the sender: "Name <address>" or the address alone.' }),
   fromName: Type.String({ description: 'Sender display name; empty when the From header has none.' }),
   fromAddress: Type.String(),
-  content: Type.String({ description: 'Plain-text body (a text rendering of the HTML when the message has no text part).' }),
+  preview: Type.String({ description: `The first ${PREVIEW_CHARS} characters of the plain text, whitespace collapsed.` }),
   receivedAt: Type.String({ format: 'date-time' }),
+  size: Type.Integer({ minimum: 0, description: 'Size of the raw message in bytes.' }),
   hasHtml: Type.Boolean(),
   attachmentCount: Type.Integer({ minimum: 0 }),
   verification: Verification,
 })
-export type InboxMessage = Static<typeof InboxMessage>
+export type MessageSummary = Static<typeof MessageSummary>
 
+export const InboxQuery = Type.Object({
+  limit: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: MAX_INBOX_PAGE, default: DEFAULT_INBOX_PAGE, description: `Messages per page (1–${MAX_INBOX_PAGE}).` }),
+  ),
+  before: Type.Optional(
+    Type.String({
+      pattern: '^[0-9]{1,15}$',
+      description: 'Cursor: only messages older than this message id (pass the previous page\'s `nextBefore`).',
+    }),
+  ),
+  refresh: Type.Optional(Type.String({ description: 'Accepted for compatibility; every read is fresh.' })),
+  t: Type.Optional(Type.String({ description: 'Cache buster; ignored.' })),
+})
+export type InboxQuery = Static<typeof InboxQuery>
+
+/** One page of an inbox, newest first. */
 export const InboxResponse = Type.Object({
-  messages: Type.Array(InboxMessage, { description: 'Newest first.' }),
+  messages: Type.Array(MessageSummary, { description: 'Newest first.' }),
+  total: Type.Integer({ minimum: 0, description: 'Messages in the whole inbox.' }),
+  nextBefore: Type.Union([Type.String(), Type.Null()], {
+    description: 'Pass as `before` to get the next (older) page; null when this page reaches the oldest message.',
+  }),
 })
 export type InboxResponse = Static<typeof InboxResponse>
 
@@ -125,7 +157,7 @@ export type DomainsResponse = Static<typeof DomainsResponse>
  * - `event: expired` data `{address}` when the address expires (the stream then ends);
  * - comment lines (`: ping`) every 15 s as a heartbeat.
  */
-export const MessageEvent = Type.Object({ message: InboxMessage })
+export const MessageEvent = Type.Object({ message: MessageSummary })
 export type MessageEvent = Static<typeof MessageEvent>
 
 export const ReadyEvent = Type.Object({ address: Type.String(), expiresAt: Type.String({ format: 'date-time' }) })

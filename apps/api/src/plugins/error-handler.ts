@@ -15,7 +15,7 @@ export default fp(
           const path = (v.instancePath || '').replace(/^\//, '').replace(/\//g, '.')
           const missing = (v.params as { missingProperty?: string } | undefined)?.missingProperty
           const field = missing ?? (path || err.validationContext || 'request')
-          fields[field] ??= describeValidation(field, v.message ?? 'is invalid')
+          fields[field] ??= describeValidation(field, plainRule(v) ?? v.message ?? 'is invalid')
         }
         const first = Object.values(fields)[0] ?? 'The request is invalid.'
         return reply.status(400).send({ error: first, code: 'validation_failed', fields })
@@ -37,6 +37,21 @@ export default fp(
   },
   { name: 'error-handler' },
 )
+
+/** Patterns of our schemas, said the way a person would. */
+const PATTERN_WORDS: Record<string, string> = {
+  '^[0-9]{1,15}$': 'must be a message id (digits only)',
+}
+
+/** The validator's rule in words for the common cases ("must be <= 200" reads as "must be at most 200"). */
+function plainRule(v: { keyword: string; params?: unknown }): string | undefined {
+  const params = (v.params ?? {}) as { limit?: unknown; type?: unknown; pattern?: unknown }
+  if (v.keyword === 'minimum') return `must be at least ${String(params.limit)}`
+  if (v.keyword === 'maximum') return `must be at most ${String(params.limit)}`
+  if (v.keyword === 'type' && params.type === 'integer') return 'must be a whole number'
+  if (v.keyword === 'pattern' && typeof params.pattern === 'string') return PATTERN_WORDS[params.pattern]
+  return undefined
+}
 
 function describeValidation(field: string, message: string): string {
   const label = field.charAt(0).toUpperCase() + field.slice(1)

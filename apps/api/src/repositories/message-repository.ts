@@ -1,3 +1,4 @@
+import { sql } from 'kysely'
 import { fullSource, type Db, type MessageRow } from '@tempbox/db'
 
 /** Everything but the raw source, which only the download needs. */
@@ -36,14 +37,48 @@ export async function listContentIds(db: Db, messageId: number): Promise<(string
   return Array.from(ids, (id) => id ?? null)
 }
 
-export async function listInboxMessages(db: Db, inboxId: number): Promise<MessageSummaryRow[]> {
-  return db
+/**
+ * What the listing reads of a message: no body, no sanitized HTML, and subject and sender cut short in SQL, so a page
+ * costs the same whatever its messages hold.
+ */
+export type ListRow = Pick<
+  MessageRow,
+  'id' | 'subject' | 'from_name' | 'from_address' | 'received_at' | 'size' | 'attachment_count' | 'derived_version' | 'preview' | 'codes' | 'links'
+> & { has_html: number }
+
+/** Characters of subject and of sender name/address a listing reads (summaries carry no more). */
+export const LIST_TEXT_CHARS = { subject: 300, sender: 320 } as const
+
+/**
+ * One page of an inbox, newest (largest id) first: at most `limit` rows with an id below `before`, plus whether older
+ * ones remain. A range scan of the (inbox_id, id) index, so its cost does not grow with the inbox.
+ */
+export async function listInboxPage(db: Db, inboxId: number, limit: number, before: number | null): Promise<{ rows: ListRow[]; more: boolean }> {
+  let query = db
     .selectFrom('message')
-    .select(SUMMARY_COLUMNS)
+    .select(['id', 'received_at', 'size', 'attachment_count', 'derived_version', 'preview', 'codes', 'links'])
+    .select([
+      sql<string>`substr(subject, 1, ${LIST_TEXT_CHARS.subject})`.as('subject'),
+      sql<string>`substr(from_name, 1, ${LIST_TEXT_CHARS.sender})`.as('from_name'),
+      sql<string>`substr(from_address, 1, ${LIST_TEXT_CHARS.sender})`.as('from_address'),
+      // Only the record header is read for this, not the HTML itself.
+      sql<number>`html is not null`.as('has_html'),
+    ])
     .where('inbox_id', '=', inboxId)
-    .orderBy('received_at', 'desc')
-    .orderBy('id', 'desc')
-    .execute()
+  if (before !== null) query = query.where('id', '<', before)
+  const rows = await query.orderBy('id', 'desc').limit(limit + 1).execute()
+  const more = rows.length > limit
+  if (more) rows.pop()
+  return { rows, more }
+}
+
+export async function countInboxMessages(db: Db, inboxId: number): Promise<number> {
+  const row = await db
+    .selectFrom('message')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('inbox_id', '=', inboxId)
+    .executeTakeFirstOrThrow()
+  return Number(row.n)
 }
 
 export async function findMessage(db: Db, inboxId: number, id: number): Promise<MessageSummaryRow | undefined> {

@@ -1,6 +1,12 @@
-import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib'
 import type { Db, InboxRow } from '@tempbox/db'
-import type { FullMessage, GenerateEmailResponse, SavedAddress } from '@tempbox/types'
+import {
+  DEFAULT_INBOX_PAGE,
+  type FullMessage,
+  type GenerateEmailResponse,
+  type InboxResponse,
+  type MessageSummary,
+  type SavedAddress,
+} from '@tempbox/types'
 import type { Config } from '../config.js'
 import { AppError } from '../errors.js'
 import { assignInboxToUser, deleteExpiredInboxes, deleteInbox, findInboxByAddress, insertInbox } from '../repositories/inbox-repository.js'
@@ -8,20 +14,23 @@ import {
   deleteMessage,
   findFirstMessageAfter,
   findMessage,
+  findMessagesByIds,
   findRawMessage,
-  listInboxMessages,
+  countInboxMessages,
+  listInboxPage,
   listContentIds,
   listMessagesAfter,
   maxInboxMessageId,
   storeDerived,
+  type ListRow,
   type MessageSummaryRow,
 } from '../repositories/message-repository.js'
 import { findAttachment, listAttachments } from '../repositories/attachment-repository.js'
 import { parseAddress, randomLocalPart, validateLocalPart } from './address.js'
 import type { AddressLimits } from './ip-limits.js'
-import { buildInboxMessage, fallbackInboxMessage, toFullMessage } from './message-view.js'
+import { buildSummary, fallbackSummary, listRowOf, toFullMessage } from './message-view.js'
 import { deriveColumns, isDerived } from './derive-on-read.js'
-import type { InboxMessage } from '@tempbox/types'
+import { Listing, ListingCache } from './inbox-listing.js'
 import type { MailWatcher } from './mail-watcher.js'
 import type { Peers } from '../global-state.js'
 
@@ -29,34 +38,6 @@ const INBOX_NOT_FOUND = 'This address does not exist or has expired. Generate a 
 const MAX_CACHED_INBOXES = 10_000
 /** Messages whose view failed are logged once each; the memory of which ones is bounded like the other caches. */
 const MAX_LOGGED_FAILURES = 10_000
-
-/** Below this size compression saves less than its headers cost. */
-const COMPRESS_MIN_BYTES = 1024
-
-/** One inbox listing as JSON, with its gzip and brotli forms computed once, on first demand. */
-export class Listing {
-  readonly json: Buffer
-  private gzipped?: Buffer
-  private brotli?: Buffer
-
-  constructor(json: string) {
-    this.json = Buffer.from(json)
-  }
-
-  /** The body and its Content-Encoding (null: identity) for an Accept-Encoding header. */
-  encode(acceptEncoding: string | undefined): { body: Buffer; encoding: 'br' | 'gzip' | null } {
-    if (!acceptEncoding || this.json.length < COMPRESS_MIN_BYTES) return { body: this.json, encoding: null }
-    if (/\bbr\b/.test(acceptEncoding)) {
-      this.brotli ??= brotliCompressSync(this.json, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 5 } })
-      return { body: this.brotli, encoding: 'br' }
-    }
-    if (/\bgzip\b/.test(acceptEncoding)) {
-      this.gzipped ??= gzipSync(this.json, { level: 6 })
-      return { body: this.gzipped, encoding: 'gzip' }
-    }
-    return { body: this.json, encoding: null }
-  }
-}
 
 export interface CreateInboxInput {
   /** Client IP, used only for the in-memory per-IP limits. */
@@ -69,16 +50,14 @@ export interface CreateInboxInput {
 
 /**
  * The temporary-email rules: creating addresses, reading inboxes and messages, expiry.
- * Inbox listings are cached as ready JSON per inbox (polling tabs ask far more often than mail arrives); the
- * watcher drops an inbox's entry whenever a message for it is committed, and every read first brings the watcher
- * up to date, so a cached listing is never older than the latest commit. A deletion leaves no trace the watcher can
- * read, so other API processes hear of it from `peers`.
+ * Inbox first pages are cached as ready JSON per inbox (polling tabs ask far more often than mail arrives), within a
+ * byte budget; older pages are read on demand. The watcher drops an inbox's entry whenever a message for it is
+ * committed, and every read first brings the watcher up to date, so a cached page is never older than the latest commit.
+ * A deletion leaves no trace the watcher can read, so other API processes hear of it from `peers`.
  */
 export class InboxService {
   private readonly inboxByAddress = new Map<string, InboxRow>()
-  private readonly listingJson = new Map<number, Listing>()
-  /** Stored messages never change, so their list form is computed once. */
-  private readonly messageViews = new Map<number, InboxMessage>()
+  private readonly firstPages: ListingCache
   /** Bumped on every inbox change, so a listing built while a message arrived is not cached. */
   private changes = 0
   private readonly loggedFailures = new Set<number>()
@@ -91,12 +70,13 @@ export class InboxService {
     private readonly peers: Peers,
     private readonly logError: (message: string, error: unknown) => void = (message, error) => console.error(message, error),
   ) {
+    this.firstPages = new ListingCache(config.listingCacheBytes)
     // Inboxes can also disappear by other paths (an account deleted with its addresses): after any commit the
     // address cache is rebuilt from the database. Polls between commits still cost no query.
     watcher.onAnyCommit(() => this.inboxByAddress.clear())
     watcher.onInboxChange((inboxId) => {
       this.changes++
-      this.listingJson.delete(inboxId)
+      this.firstPages.delete(inboxId)
     })
     peers.onMessageDeleted((inboxId, id) => this.messageGone(inboxId, id))
   }
@@ -203,31 +183,30 @@ export class InboxService {
 
   private forgetInbox(inbox: Pick<InboxRow, 'id' | 'address'>): void {
     this.inboxByAddress.delete(inbox.address)
-    this.listingJson.delete(inbox.id)
+    this.firstPages.delete(inbox.id)
   }
 
   /**
-   * The list form of a message, built alone: a message whose view fails is listed with what could be built (its
-   * envelope), logged once, and never breaks the listing of its inbox.
+   * The summary of a whole row (the event stream), built alone: a message whose view fails is listed with what could
+   * be built (its envelope), logged once, and never breaks anything else.
    */
-  inboxMessage(row: MessageSummaryRow): InboxMessage {
-    const cached = this.messageViews.get(row.id)
-    if (cached) return cached
-    let view: InboxMessage
+  summary(row: MessageSummaryRow): MessageSummary {
     try {
       // Rows reach here derived (at ingest, or by ensureDerived); one that is not is derived in memory only.
-      view = buildInboxMessage(isDerived(row) ? row : { ...row, ...deriveColumns(row, []) })
+      return buildSummary(listRowOf(isDerived(row) ? row : { ...row, ...deriveColumns(row, []) }))
     } catch (error) {
       this.viewFailed(row.id, error)
-      return fallbackInboxMessage(row)
+      return fallbackSummary(listRowOf(row))
     }
-    if (this.messageViews.size >= 20 * MAX_CACHED_INBOXES) {
-      // Maps iterate in insertion order: dropping the first entry drops the oldest.
-      const oldest = this.messageViews.keys().next().value
-      if (oldest !== undefined) this.messageViews.delete(oldest)
+  }
+
+  private listedSummary(row: ListRow): MessageSummary {
+    try {
+      return buildSummary(row)
+    } catch (error) {
+      this.viewFailed(row.id, error)
+      return fallbackSummary(row)
     }
-    this.messageViews.set(row.id, view)
-    return view
   }
 
   private viewFailed(id: number, error: unknown): void {
@@ -239,7 +218,7 @@ export class InboxService {
 
   /**
    * Messages stored before their view was derived at ingest (or by an older derivation) are derived now, once, and
-   * the result stored; the rows are updated in place. A failure leaves that row as it was (inboxMessage copes).
+   * the result stored; the rows are updated in place. A failure leaves that row as it was (summary copes).
    */
   private async ensureDerived(rows: MessageSummaryRow[]): Promise<void> {
     for (const row of rows) {
@@ -247,7 +226,6 @@ export class InboxService {
       try {
         const columns = deriveColumns(row, await listContentIds(this.db, row.id))
         Object.assign(row, columns)
-        this.messageViews.delete(row.id)
         await storeDerived(this.db, row.id, columns)
       } catch (error) {
         this.viewFailed(row.id, error)
@@ -255,21 +233,41 @@ export class InboxService {
     }
   }
 
-  /** `{messages}` newest first, as prepared bytes (compressed forms made on first request). */
-  async listing(inbox: InboxRow): Promise<Listing> {
+  /** Listed rows stored before derivation at ingest: their whole rows are read, derived and stored, once. */
+  private async deriveListed(rows: ListRow[]): Promise<void> {
+    const stale = rows.filter((r) => !isDerived(r))
+    if (stale.length === 0) return
+    const whole = await findMessagesByIds(this.db, stale.map((r) => r.id))
+    await this.ensureDerived(whole)
+    const byId = new Map(whole.map((w) => [w.id, w]))
+    for (const r of stale) {
+      const w = byId.get(r.id)
+      if (w && isDerived(w)) Object.assign(r, { derived_version: w.derived_version, preview: w.preview, codes: w.codes, links: w.links })
+    }
+  }
+
+  /**
+   * One page of the inbox, newest first, as prepared bytes (compressed forms made on first request). `before` is a
+   * message id: the page holds only older messages. The default first page (what polls ask for) is cached.
+   */
+  async page(inbox: InboxRow, limit = DEFAULT_INBOX_PAGE, before: number | null = null): Promise<Listing> {
     await this.watcher.sync()
-    const cached = this.listingJson.get(inbox.id)
+    const first = before === null && limit === DEFAULT_INBOX_PAGE
+    const cached = first ? this.firstPages.get(inbox.id) : undefined
     if (cached !== undefined) return cached
-    const before = this.changes
-    const rows = await listInboxMessages(this.db, inbox.id)
-    await this.ensureDerived(rows)
-    const listing = new Listing(JSON.stringify({ messages: rows.map((r) => this.inboxMessage(r)) }))
+    const changesBefore = this.changes
+    const { rows, more } = await listInboxPage(this.db, inbox.id, limit, before)
+    await this.deriveListed(rows)
+    const total = await countInboxMessages(this.db, inbox.id)
+    const body: InboxResponse = {
+      messages: rows.map((r) => this.listedSummary(r)),
+      total,
+      nextBefore: more ? String(rows[rows.length - 1]!.id) : null,
+    }
+    const listing = new Listing(JSON.stringify(body))
     // Only cache when nothing was committed meanwhile: otherwise the next read rebuilds it.
     await this.watcher.sync()
-    if (this.changes === before) {
-      if (this.listingJson.size >= MAX_CACHED_INBOXES) this.listingJson.clear()
-      this.listingJson.set(inbox.id, listing)
-    }
+    if (first && this.changes === changesBefore) this.firstPages.set(inbox.id, listing)
     return listing
   }
 
@@ -283,12 +281,12 @@ export class InboxService {
 
   async fullMessage(inbox: InboxRow, rawId: string): Promise<FullMessage> {
     const row = await this.messageRow(inbox, rawId)
-    return toFullMessage(inbox.address, row, await listAttachments(this.db, row.id), this.inboxMessage(row))
+    return toFullMessage(inbox.address, row, await listAttachments(this.db, row.id))
   }
 
   async fullMessageFromRow(inbox: InboxRow, row: MessageSummaryRow): Promise<FullMessage> {
     await this.ensureDerived([row])
-    return toFullMessage(inbox.address, row, await listAttachments(this.db, row.id), this.inboxMessage(row))
+    return toFullMessage(inbox.address, row, await listAttachments(this.db, row.id))
   }
 
   async rawMessage(inbox: InboxRow, rawId: string): Promise<{ id: number; subject: string; raw: Buffer }> {
@@ -314,7 +312,6 @@ export class InboxService {
   }
 
   private messageGone(inboxId: number, id: number): void {
-    this.messageViews.delete(id)
     this.watcher.messageDeleted(inboxId, id)
   }
 
@@ -338,7 +335,7 @@ export class InboxService {
     const ids = await deleteExpiredInboxes(this.db, now)
     for (const [address, inbox] of this.inboxByAddress) if (inbox.expires_at <= now) this.inboxByAddress.delete(address)
     for (const id of ids) {
-      this.listingJson.delete(id)
+      this.firstPages.delete(id)
       this.watcher.inboxExpired(id)
     }
     this.limiter.sweep(now)

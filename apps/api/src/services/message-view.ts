@@ -1,6 +1,6 @@
-import type { AttachmentInfo, FullMessage, InboxMessage, MailAddress, MailHeader, Verification, VerificationLink } from '@tempbox/types'
+import type { AttachmentInfo, FullMessage, MailAddress, MailHeader, MessageSummary, Verification, VerificationLink } from '@tempbox/types'
 import { resolveAttachmentRefs, stripAngles, type HtmlWithheld } from '@tempbox/mail-derive'
-import type { MessageSummaryRow } from '../repositories/message-repository.js'
+import { LIST_TEXT_CHARS, type ListRow, type MessageSummaryRow } from '../repositories/message-repository.js'
 import type { AttachmentMetaRow } from '../repositories/attachment-repository.js'
 
 export function senderDisplay(name: string, address: string): string {
@@ -14,13 +14,12 @@ export function plainContent(row: Pick<MessageSummaryRow, 'text' | 'html_text'>)
   return row.html_text ?? ''
 }
 
-/** The list form of a message, from its stored derived columns (see InboxService.ensureDerived): no parsing here. */
-export function buildInboxMessage(row: MessageSummaryRow): InboxMessage {
+/** The summary of a message, from its stored derived columns (see InboxService.ensureDerived): no parsing here. */
+export function buildSummary(row: ListRow): MessageSummary {
   return {
     ...listHeader(row),
-    content: plainContent(row),
-    hasHtml: !!row.html,
-    attachmentCount: row.attachment_count,
+    preview: row.preview,
+    hasHtml: row.has_html === 1,
     verification: storedVerification(row),
   }
 }
@@ -29,11 +28,29 @@ export function buildInboxMessage(row: MessageSummaryRow): InboxMessage {
  * What can be shown of a message whose view could not be built (a bug meeting a strange message): its envelope and
  * nothing derived. The inbox still lists it, and the .eml download still works.
  */
-export function fallbackInboxMessage(row: MessageSummaryRow): InboxMessage {
-  return { ...listHeader(row), content: '', hasHtml: false, attachmentCount: row.attachment_count ?? 0, verification: { codes: [], links: [] } }
+export function fallbackSummary(row: ListRow): MessageSummary {
+  return { ...listHeader(row), preview: '', hasHtml: false, verification: { codes: [], links: [] } }
 }
 
-function listHeader(row: MessageSummaryRow): Pick<InboxMessage, 'id' | 'subject' | 'sender' | 'fromName' | 'fromAddress' | 'receivedAt'> {
+/** A whole row in the shape the listing reads (the event stream and long poll have whole rows). */
+export function listRowOf(row: MessageSummaryRow): ListRow {
+  return {
+    id: row.id,
+    subject: row.subject.slice(0, LIST_TEXT_CHARS.subject),
+    from_name: row.from_name.slice(0, LIST_TEXT_CHARS.sender),
+    from_address: row.from_address.slice(0, LIST_TEXT_CHARS.sender),
+    received_at: row.received_at,
+    size: row.size,
+    attachment_count: row.attachment_count,
+    derived_version: row.derived_version,
+    preview: row.preview,
+    codes: row.codes,
+    links: row.links,
+    has_html: row.html === null ? 0 : 1,
+  }
+}
+
+function listHeader(row: ListRow): Omit<MessageSummary, 'preview' | 'hasHtml' | 'verification'> {
   return {
     id: String(row.id),
     subject: row.subject,
@@ -41,6 +58,8 @@ function listHeader(row: MessageSummaryRow): Pick<InboxMessage, 'id' | 'subject'
     fromName: row.from_name,
     fromAddress: row.from_address,
     receivedAt: isoTime(row.received_at) ?? new Date(0).toISOString(),
+    size: row.size ?? 0,
+    attachmentCount: row.attachment_count ?? 0,
   }
 }
 
@@ -74,19 +93,19 @@ export function attachmentUrl(address: string, messageId: number, index: number)
   return `/api/email/${encodeURIComponent(address)}/messages/${messageId}/attachments/${index}`
 }
 
-export function toFullMessage(address: string, row: MessageSummaryRow, attachments: AttachmentMetaRow[], list: InboxMessage): FullMessage {
+export function toFullMessage(address: string, row: MessageSummaryRow, attachments: AttachmentMetaRow[]): FullMessage {
   return {
-    id: list.id,
+    id: String(row.id),
     subject: row.subject,
-    sender: list.sender,
+    sender: senderDisplay(row.from_name, row.from_address),
     fromName: row.from_name,
     fromAddress: row.from_address,
     to: parseRecipients(row.recipients),
     date: row.sent_at ? isoTime(row.sent_at) : null,
-    receivedAt: list.receivedAt,
+    receivedAt: isoTime(row.received_at) ?? new Date(0).toISOString(),
     size: row.size,
     text: row.text,
-    content: list.content,
+    content: plainContent(row),
     html: row.safe_html === null ? null : resolveAttachmentRefs(row.safe_html, (index) => attachmentUrl(address, row.id, index)),
     hasRemoteContent: row.has_remote_content === 1,
     htmlWithheld: withheldReason(row.html_withheld),
@@ -101,7 +120,7 @@ export function toFullMessage(address: string, row: MessageSummaryRow, attachmen
         inline: a.is_inline === 1,
       }),
     ),
-    verification: list.verification,
+    verification: storedVerification(row),
   }
 }
 

@@ -5,6 +5,7 @@ import * as m0003 from './2026_11_22_000003_count_generated_addresses.js'
 import * as m0004 from './2026_11_23_000004_message_body_from_text.js'
 import * as m0005 from './2026_11_23_000005_owner_setup_and_token_version.js'
 import * as m0006 from './2026_11_23_000006_message_derived_view.js'
+import * as m0007 from './2026_11_23_000007_message_inbox_id_index.js'
 
 /**
  * Migrations are listed statically (not read from disk) so they survive bundling into each app.
@@ -17,6 +18,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026_11_23_000004_message_body_from_text': m0004,
   '2026_11_23_000005_owner_setup_and_token_version': m0005,
   '2026_11_23_000006_message_derived_view': m0006,
+  '2026_11_23_000007_message_inbox_id_index': m0007,
 }
 
 export const migrationProvider: MigrationProvider = {

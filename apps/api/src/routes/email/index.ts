@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
-import { DomainsResponse, ErrorBody, GenerateEmailBody, GenerateEmailResponse, InboxResponse, SuccessResponse } from '@tempbox/types'
+import { DomainsResponse, ErrorBody, GenerateEmailBody, GenerateEmailResponse, InboxQuery, InboxResponse, SuccessResponse } from '@tempbox/types'
 import { AddressParams, addressErrors } from './schemas.js'
 import messageRoutes from './messages.js'
 import liveRoutes from './live.js'
@@ -41,22 +41,27 @@ const emailRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['email'],
-        summary: 'The messages of an address, newest first',
+        summary: 'One page of message summaries (no bodies), newest first, with the total count',
+        description:
+          'Summaries only: the whole message is at `…/messages/{id}`. Page with `limit` and `before` (the `nextBefore` of ' +
+          'the previous page). Answers carry an `ETag`; send it back as `If-None-Match` and an unchanged page answers ' +
+          '`304 Not Modified` with no body (browsers do this by themselves: the answer is `Cache-Control: no-cache`).',
         params: AddressParams,
-        querystring: Type.Object({
-          refresh: Type.Optional(Type.String({ description: 'Accepted for compatibility; every read is fresh.' })),
-          t: Type.Optional(Type.String({ description: 'Cache buster; ignored.' })),
-        }),
-        response: { 200: InboxResponse, ...addressErrors },
+        querystring: InboxQuery,
+        response: { 200: InboxResponse, 304: Type.Null({ description: 'Not modified since the ETag sent.' }), ...addressErrors },
       },
       // The access log line per poll is the main per-request cost once the listing is cached.
       logLevel: 'warn',
     },
     async (request, reply) => {
       const inbox = await inboxes.getInbox(request.params.address)
-      const listing = await inboxes.listing(inbox)
+      const { limit, before } = request.query
+      const listing = await inboxes.page(inbox, limit, before === undefined ? null : Number(before))
+      // no-cache (not no-store): the browser keeps the answer but asks each time, with If-None-Match.
+      reply.header('Cache-Control', 'no-cache, private').header('Vary', 'Accept-Encoding').header('ETag', listing.etag)
+      if (listing.matches(request.headers['if-none-match'])) return reply.status(304).send(null)
       const { body, encoding } = listing.encode(request.headers['accept-encoding'])
-      reply.header('Cache-Control', 'no-store').header('Vary', 'Accept-Encoding').type('application/json; charset=utf-8')
+      reply.type('application/json; charset=utf-8')
       if (encoding) reply.header('Content-Encoding', encoding)
       // Prepared bytes: the cached listing is sent as is, never serialized again.
       return reply.send(body as never)

@@ -29,7 +29,7 @@ const liveRoutes: FastifyPluginAsyncTypebox = async (app) => {
           `\`: ping\` comments every ${heartbeatMs / 1000} s`,
         description:
           'Send `Last-Event-ID` (EventSource does it on reconnect) to receive the messages that arrived while disconnected. ' +
-          'Event data is JSON: `message` → `{message: InboxMessage}`, `deleted` → `{id}`, `expired` → `{address}`.',
+          'Event data is JSON: `message` → `{message: MessageSummary}` (the same summary the listing gives), `deleted` → `{id}`, `expired` → `{address}`.',
         params: AddressParams,
         response: { 200: Type.String({ description: 'text/event-stream' }), ...addressErrors },
       },
@@ -71,7 +71,7 @@ const liveRoutes: FastifyPluginAsyncTypebox = async (app) => {
         if (event.type === 'message') {
           if (event.row.id <= lastSent) return
           lastSent = event.row.id
-          send('message', { message: inboxes.inboxMessage(event.row) }, event.row.id)
+          send('message', { message: inboxes.summary(event.row) }, event.row.id)
         } else if (event.type === 'deleted') {
           send('deleted', { id: String(event.id) })
         } else {

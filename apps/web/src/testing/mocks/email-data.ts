@@ -1,15 +1,16 @@
-import type { FullMessage, InboxMessage } from '@tempbox/types'
+import type { FullMessage, InboxResponse, MessageSummary } from '@tempbox/types'
 
-/** An inbox row as the API answers it. */
-export function inboxMessage(overrides: Partial<InboxMessage> = {}): InboxMessage {
+/** An inbox row (a message summary) as the API answers it. */
+export function inboxMessage(overrides: Partial<MessageSummary> = {}): MessageSummary {
   return {
     id: '1',
     subject: 'Welcome aboard',
     sender: 'Alice Example <alice@example.com>',
     fromName: 'Alice Example',
     fromAddress: 'alice@example.com',
-    content: 'Hello! '.repeat(30),
+    preview: 'Hello! '.repeat(30).trim().slice(0, 100),
     receivedAt: new Date().toISOString(),
+    size: 1234,
     hasHtml: false,
     attachmentCount: 0,
     verification: { codes: [], links: [] },
@@ -43,4 +44,12 @@ export function fullMessage(overrides: Partial<FullMessage> = {}): FullMessage {
     verification: { codes: [], links: [] },
     ...overrides,
   }
+}
+
+/** A page of the inbox listing: messages newest (largest id) first, at most `limit`, older than `before`. */
+export function inboxPage(all: readonly MessageSummary[], limit = 50, before: string | null = null): InboxResponse {
+  const sorted = [...all].sort((a, b) => Number(b.id) - Number(a.id))
+  const below = before === null ? sorted : sorted.filter((m) => Number(m.id) < Number(before))
+  const messages = below.slice(0, limit)
+  return { messages, total: all.length, nextBefore: below.length > limit ? messages.at(-1)!.id : null }
 }

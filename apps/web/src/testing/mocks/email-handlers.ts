@@ -1,12 +1,12 @@
-import type { FullMessage, InboxMessage } from '@tempbox/types'
+import type { FullMessage, MessageSummary } from '@tempbox/types'
 import { http, HttpResponse } from 'msw'
-import { fullMessage } from './email-data'
+import { fullMessage, inboxPage } from './email-data'
 
 export const TEST_ADDRESS = 'bright-otter-42@tempbox.test'
 
 /** In-memory state the email handlers serve; tests reset and shape it. */
 export const emailState = {
-  messages: [] as InboxMessage[],
+  messages: [] as MessageSummary[],
   details: new Map<string, FullMessage>(),
   /** Requests to the inbox, with their URL and headers, for assertions. */
   inboxRequests: [] as Request[],
@@ -36,6 +36,8 @@ export const emailHandlers = [
   }),
   http.get('/api/email/:address', ({ request }) => {
     emailState.inboxRequests.push(request.clone())
-    return HttpResponse.json({ messages: emailState.messages }, { headers: { 'Cache-Control': 'no-store' } })
+    const url = new URL(request.url)
+    const page = inboxPage(emailState.messages, Number(url.searchParams.get('limit') ?? 50), url.searchParams.get('before'))
+    return HttpResponse.json(page, { headers: { 'Cache-Control': 'no-cache, private' } })
   }),
 ]

@@ -5,28 +5,36 @@ import { apiJson } from '../../../lib/api-client'
 /** The inbox refetch interval of spec §4; the SSE stream makes it a fallback. */
 export const INBOX_POLL_MS = 10_000
 
+/** The first (newest) page of an inbox: what the poll asks for and the SWR key of that page. */
 export function inboxUrl(email: string): string {
   return `/api/email/${encodeURIComponent(email)}`
 }
 
-const NO_CACHE = { 'Cache-Control': 'no-cache' }
-
-/** GET /api/email/{address} with the no-cache header (spec §7). */
+/**
+ * GET of an inbox page. `cache: 'no-cache'` keeps the answer in the browser cache but always asks the server with
+ * its ETag first, so an unchanged inbox costs a 304 with no body. A `Cache-Control: no-cache` request header would
+ * not do: browsers take it as "bypass the cache" and send no If-None-Match.
+ */
 export function fetchInbox(url: string): Promise<InboxResponse> {
-  return apiJson<InboxResponse>('GET', url, undefined, { headers: NO_CACHE, cache: 'no-store' })
+  return apiJson<InboxResponse>('GET', url, undefined, { cache: 'no-cache' })
+}
+
+/** The page of messages older than message `before`. */
+export function fetchOlder(email: string, before: string): Promise<InboxResponse> {
+  return fetchInbox(`${inboxUrl(email)}?before=${encodeURIComponent(before)}`)
 }
 
 /** The forced refresh of "Check emails": `?refresh=true&t=<ts>` with no-cache and pragma headers (spec §7). */
 export function refreshInbox(email: string): Promise<InboxResponse> {
   const url = `${inboxUrl(email)}?refresh=true&t=${Date.now()}`
-  return apiJson<InboxResponse>('GET', url, undefined, { headers: { ...NO_CACHE, Pragma: 'no-cache' }, cache: 'no-store' })
+  return apiJson<InboxResponse>('GET', url, undefined, { headers: { 'Cache-Control': 'no-cache', Pragma: 'no-cache' }, cache: 'no-store' })
 }
 
 export function generateEmail(body: GenerateEmailBody = {}): Promise<GenerateEmailResponse> {
   return apiJson<GenerateEmailResponse>('POST', '/api/email/generate', body)
 }
 
-/** The inbox of `email`, refetched every 10 s while there is an address. */
+/** The newest page of the inbox of `email`, refetched every 10 s while there is an address. */
 export function useInbox(email: string | null) {
   return useSWR<InboxResponse>(email ? inboxUrl(email) : null, fetchInbox, { refreshInterval: INBOX_POLL_MS })
 }

@@ -1,4 +1,4 @@
-import type { InboxMessage } from '@tempbox/types'
+import type { MessageSummary } from '@tempbox/types'
 import { Paperclip } from 'lucide-react'
 import type { ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
@@ -6,12 +6,12 @@ import { messagePreview, parseSender, relativeTime } from '../lib/format'
 import { VerificationActions } from './verification-actions'
 
 interface MessageListProps {
-  messages: InboxMessage[]
+  messages: MessageSummary[]
   now: number
   expandedId: string | null
   onToggle: (id: string) => void
   onCopyCode: (code: string) => void
-  renderExpanded: (message: InboxMessage) => ReactNode
+  renderExpanded: (message: MessageSummary) => ReactNode
 }
 
 /** The inbox: sender, relative time and a 100-character preview; one message expanded at a time. */
@@ -24,7 +24,7 @@ export function MessageList({ messages, now, expandedId, onToggle, onCopyCode, r
         const { name, address } = parseSender(message.sender)
         const age = relativeTime(message.receivedAt, now)
         const panelId = `message-panel-${message.id}`
-        const preview = messagePreview(message.content)
+        const preview = messagePreview(message.preview)
         return (
           <li key={message.id} data-testid="inbox-message" className={expanded ? 'bg-slate-50 dark:bg-slate-800/60' : undefined}>
             <button

@@ -1,4 +1,4 @@
-import type { InboxMessage, InboxResponse } from '@tempbox/types'
+import type { MessageSummary } from '@tempbox/types'
 import { Copy, Mail, RefreshCw } from 'lucide-react'
 import { useCallback, useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
@@ -6,14 +6,17 @@ import { useSWRConfig } from 'swr'
 import { ApiError } from '../../../lib/api-client'
 import { useCurrentAddress } from '../../../stores/current-address'
 import { MessageViewer } from '../../message-viewer/components/message-viewer'
-import { generateEmail, inboxUrl, refreshInbox, useInbox } from '../api/inbox'
+import { generateEmail, inboxUrl, refreshInbox } from '../api/inbox'
 import { useEmailStream } from '../hooks/use-email-stream'
+import { useInboxMessages } from '../hooks/use-inbox-messages'
 import { useNotify } from '../hooks/use-notify'
 import { useNow } from '../hooks/use-now'
 import { copyText } from '../lib/clipboard'
 import { countdown } from '../lib/format'
+import { removeMessage } from '../lib/inbox-cache'
 import { AddressForm } from './address-form'
 import { MessageList } from './message-list'
+import { OlderMessages } from './older-messages'
 import { secondaryButton } from './styles'
 
 function isGone(error: unknown): boolean {
@@ -34,7 +37,7 @@ export function TempEmailTool() {
   const [expandedId, setExpandedId] = useState<string | null>(null)
   const [expired, setExpired] = useState(false)
   const now = useNow(1000)
-  const inbox = useInbox(email)
+  const inbox = useInboxMessages(email)
 
   const handleExpired = useCallback(() => {
     clearAddress()
@@ -84,7 +87,7 @@ export function TempEmailTool() {
     try {
       const data = await refreshInbox(email)
       await mutate(inboxUrl(email), data, { revalidate: false })
-      const count = data.messages.length
+      const count = data.total
       notify({ title: t('toast.refreshedTitle'), description: count > 0 ? t('toast.found', { count }) : t('toast.noNew') })
     } catch (error) {
       if (isGone(error)) handleExpired()
@@ -97,12 +100,20 @@ export function TempEmailTool() {
   const onDeleted = (id: string) => {
     if (!email) return
     setExpandedId(null)
-    const key = inboxUrl(email)
-    void mutate<InboxResponse>(key, (current) => current && { messages: current.messages.filter((m) => m.id !== id) })
+    void removeMessage(mutate, email, id)
     notify({ title: t('toast.deletedTitle') })
   }
 
-  const messages = inbox.data?.messages ?? []
+  const loadOlder = async () => {
+    try {
+      await inbox.loadOlder()
+    } catch (error) {
+      if (isGone(error)) handleExpired()
+      else notify({ title: t('toast.errorTitle'), description: t('toast.loadOlderFailed'), variant: 'destructive' })
+    }
+  }
+
+  const { messages, total } = inbox
 
   return (
     <section id="temp-email" aria-labelledby="temp-email-title" className="mx-auto w-full max-w-3xl px-1 py-6 sm:px-4">
@@ -153,7 +164,7 @@ export function TempEmailTool() {
           <div className="mt-6">
             <div className="mb-2 flex items-center justify-between gap-2">
               <h3 className="text-lg font-semibold text-slate-900 dark:text-slate-50">
-                {t('inbox')} <span className="text-sm font-normal text-slate-500 dark:text-slate-400">({messages.length})</span>
+                {t('inbox')} <span className="text-sm font-normal text-slate-500 dark:text-slate-400">({total})</span>
               </h3>
               <button type="button" onClick={() => void check()} disabled={checking} className={secondaryButton}>
                 <RefreshCw className={`h-4 w-4 ${checking ? 'animate-spin' : ''}`} aria-hidden />
@@ -171,7 +182,7 @@ export function TempEmailTool() {
                 expandedId={expandedId}
                 onToggle={(id) => setExpandedId((current) => (current === id ? null : id))}
                 onCopyCode={(code) => void copy(code)}
-                renderExpanded={(message: InboxMessage) => (
+                renderExpanded={(message: MessageSummary) => (
                   <MessageViewer
                     address={email}
                     id={message.id}
@@ -181,6 +192,9 @@ export function TempEmailTool() {
                   />
                 )}
               />
+            )}
+            {messages.length > 0 && (
+              <OlderMessages shown={messages.length} total={total} hasMore={inbox.hasMore} loading={inbox.loadingOlder} onLoad={() => void loadOlder()} />
             )}
           </div>
         )}

@@ -1,7 +1,8 @@
-import type { DeletedEvent, InboxResponse, MessageEvent as NewMessageEvent } from '@tempbox/types'
+import type { DeletedEvent, MessageEvent as NewMessageEvent } from '@tempbox/types'
 import { useEffect, useRef } from 'react'
 import { useSWRConfig } from 'swr'
 import { inboxUrl } from '../api/inbox'
+import { addMessage, removeMessage } from '../lib/inbox-cache'
 
 /** Delay before opening a new stream after the browser gave up on one (a non-200 answer closes EventSource for good). */
 const REOPEN_MS = 5_000
@@ -37,20 +38,12 @@ export function useEmailStream(email: string | null, onExpired: () => void): voi
           void mutate(key)
           return
         }
-        void mutate<InboxResponse>(
-          key,
-          (current) => {
-            const messages = current?.messages ?? []
-            if (messages.some((m) => m.id === data.message.id)) return current
-            return { messages: [data.message, ...messages] }
-          },
-          { revalidate: false },
-        )
+        void addMessage(mutate, email, data.message)
       })
       source.addEventListener('deleted', (event) => {
         const data = parse<DeletedEvent>(event as globalThis.MessageEvent<string>)
         if (!data) return
-        void mutate<InboxResponse>(key, (current) => current && { messages: current.messages.filter((m) => m.id !== data.id) }, { revalidate: false })
+        void removeMessage(mutate, email, data.id)
       })
       source.addEventListener('expired', () => {
         closed = true
