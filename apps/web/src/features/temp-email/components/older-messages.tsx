@@ -14,7 +14,7 @@ interface OlderMessagesProps {
 export function OlderMessages({ shown, total, hasMore, loading, onLoad }: OlderMessagesProps) {
   const { t } = useTranslation('email')
   return (
-    <div className="mt-3 flex flex-col items-center gap-2">
+    <div className="mt-3 flex flex-col items-center gap-2" data-testid="inbox-more">
       <p className="text-xs text-slate-500 dark:text-slate-400" role="status" data-testid="inbox-shown">
         {t('showing', { shown, total })}
       </p>
