@@ -4,7 +4,7 @@ export default defineConfig({
   test: {
     include: ['integration/**/*.test.ts', 'e2e/**/*.test.ts'],
     testTimeout: 60_000,
-    hookTimeout: 90_000,
+    hookTimeout: 180_000,
     // Real servers and a real browser per file: run files one at a time on our 2 cores.
     fileParallelism: false,
   },

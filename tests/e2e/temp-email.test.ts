@@ -200,9 +200,10 @@ describe('temporary email in the browser', () => {
     const { page, address } = await openWithAddress()
     // 2x1 red PNG.
     const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAIAAAABCAYAAAD0In+KAAAAEUlEQVR4nGP4z8DwHwyBNAMAPQ0H+QKV6+gAAAAASUVORK5CYII=', 'base64')
+    const remote = `http://127.0.0.1:${imagePort}/beside-the-logo.gif`
     await send(address, {
       subject: 'Inline logo',
-      html: '<p>Logo below</p><img id="logo" src="cid:logo@acme" alt="Acme logo">',
+      html: `<p>Logo below</p><img id="logo" src="cid:logo@acme" alt="Acme logo"><img id="tracker" src="${remote}" alt="tracker">`,
       attachments: [{ filename: 'logo.png', content: png, contentType: 'image/png', cid: 'logo@acme' }],
     })
     await page.locator('#temp-email').getByRole('button', { name: /Inline logo/ }).click()
@@ -210,7 +211,12 @@ describe('temporary email in the browser', () => {
     await iframe.waitFor()
     const frame = (await (await iframe.elementHandle())!.contentFrame())!
     await frame.waitForLoadState('load')
-    await waitFor(async () => (await frame.locator('img').evaluate((img) => (img as HTMLImageElement).naturalWidth)) === 2, 10_000, 'the cid image to render')
+    await waitFor(async () => (await frame.locator('#logo').evaluate((img) => (img as HTMLImageElement).naturalWidth)) === 2, 10_000, 'the cid image to render')
+    // The cid image has loaded, so the frame's images have been asked for: the remote one was not.
+    expect(await frame.locator('#tracker').evaluate((img) => (img as HTMLImageElement).naturalWidth)).toBe(0)
+    expect(imagePaths).not.toContain('/beside-the-logo.gif')
+    await page.locator('#temp-email').getByRole('button', { name: 'Show images' }).click()
+    await waitFor(() => imagePaths.includes('/beside-the-logo.gif'), 10_000, 'the remote image to load after Show images')
     await page.context().close()
   })
 })

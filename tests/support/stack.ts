@@ -177,12 +177,20 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   }
   const api = startProcess('apps/api/src/server.ts', env)
   const apiUrl = `http://127.0.0.1:${httpPort}`
-  await waitFor(async () => (await fetch(`${apiUrl}/api/health`)).ok, 60_000, `api to start\n${api.output()}`)
-  const startIngest = async () => {
-    const proc = startProcess('apps/mail-ingest/src/main.ts', env)
-    await waitFor(() => portAccepts(smtpPort), 60_000, `mail-ingest to start\n${proc.output()}`)
+  /** Only bounds a hang: a busy shared machine can take tens of seconds to start a process. */
+  const startupMs = 60_000
+  /** A process that did not come up is stopped, so a failed start leaves nothing running. */
+  const started = async (proc: RunningProcess, ready: () => Promise<boolean>, what: string) => {
+    try {
+      await waitFor(ready, startupMs, what)
+    } catch (error) {
+      await proc.stop('SIGKILL')
+      throw new Error(`${(error as Error).message}\n${proc.output()}`)
+    }
     return proc
   }
+  await started(api, async () => (await fetch(`${apiUrl}/api/health`)).ok, 'api to start')
+  const startIngest = () => started(startProcess('apps/mail-ingest/src/main.ts', env), () => portAccepts(smtpPort), 'mail-ingest to start')
   const stack: Stack = {
     apiUrl,
     httpPort,
@@ -191,7 +199,11 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     dataDir,
     mailDomain: mailDomains.split(',')[0]!.trim(),
     api,
-    ingest: await startIngest(),
+    ingest: await startIngest().catch(async (error: unknown) => {
+      await api.stop()
+      rmSync(dataDir, { recursive: true, force: true })
+      throw error
+    }),
     restartIngest: async () => {
       stack.ingest = await startIngest()
       return stack.ingest
