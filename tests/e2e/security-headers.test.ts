@@ -160,7 +160,7 @@ describe('the mail frame', () => {
   it('loads only this message\'s own attachments from our origin: hostile CSS reaches no /s/ link and no other path', async () => {
     // A short link of our own whose clicks a hostile mail would like to count.
     const created = await post('/api/links', { url: 'https://example.com/target' })
-    const link = (await created.json()) as { code: string }
+    const link = (await created.json()) as { code: string; secret: string }
     const { page, context, violations, requests } = await watchedPage({ theme: 'light', language: 'en' })
     await page.goto(stack.apiUrl)
     await page.locator('#temp-email').getByRole('button', { name: 'Generate Email' }).click()
@@ -208,8 +208,8 @@ describe('the mail frame', () => {
     const ours = requests.filter((url) => url.startsWith(stack.apiUrl))
     expect(ours.filter((url) => url.includes('/s/') || url.includes('/api/links'))).toEqual([])
     expect(ours.filter((url) => url.includes('/attachments/'))).toEqual([expect.stringMatching(new RegExp(`/api/email/${encodeURIComponent(address)}/messages/\\d+/attachments/0$`))])
-    const stats = await fetch(`${stack.apiUrl}/api/links?codes=${link.code}`)
-    expect(((await stats.json()) as { links: { clicks: number }[] }).links[0]?.clicks ?? 0).toBe(0)
+    const stats = await post('/api/links/lookup', { links: [link].map(({ code, secret }) => ({ code, secret })) })
+    expect(((await stats.json()) as { links: { clicks: number }[] }).links[0]!.clicks).toBe(0)
     expect(violations).toEqual([])
     await context.close()
   })

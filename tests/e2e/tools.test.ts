@@ -129,7 +129,7 @@ describe('link shortener', () => {
     // Newest first.
     expect(await items.first().textContent()).toContain('https://example.com/second')
     const short = (await items.first().getByRole('link').textContent())!.trim()
-    expect(short).toMatch(new RegExp(`^${stack.apiUrl}/s/[A-Za-z0-9]{6}$`))
+    expect(short).toMatch(new RegExp(`^${stack.apiUrl}/s/[A-Za-z0-9]{8}$`))
     expect(await items.first().getByTestId('clicks').textContent()).toBe('Clicks: 0')
 
     await items.first().getByRole('button', { name: `Copy ${short}` }).click()

@@ -2,6 +2,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServ
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { Config } from './config.js'
 import { localGlobalState, type GlobalState } from './global-state.js'
+import { clientKey } from './services/client-key.js'
 import { redactUrl } from './redact-url.js'
 import rateLimit from '@fastify/rate-limit'
 import dbPlugin from './plugins/db.js'
@@ -58,7 +59,11 @@ export async function buildApp(config: Config, globalState: GlobalState = localG
   await app.register(dbPlugin, { path: config.databasePath })
   // Per-route limits only (`config.rateLimit` on a route); counters live in memory (the primary's, with several
   // processes) and expire with their window.
-  await app.register(rateLimit, { global: false, ...(globalState.rateLimitStore ? { store: globalState.rateLimitStore } : {}) })
+  await app.register(rateLimit, {
+    global: false,
+    keyGenerator: (request) => clientKey(request.ip),
+    ...(globalState.rateLimitStore ? { store: globalState.rateLimitStore } : {}),
+  })
   await app.register(geoipPlugin, { preload: config.geoipPreload })
   await app.register(authPlugin)
 

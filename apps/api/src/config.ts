@@ -19,6 +19,8 @@ export interface Config {
   sweepIntervalMs: number
   maxActiveAddressesPerIp: number
   maxGeneratedPerHourPerIp: number
+  /** Misses (404) a client may get per minute from inbox routes, and apart from those from short links, before 429. */
+  guessLimitPerMinute: number
   /** Gap between `: ping` comments on an open event stream; shorter than the idle timeout of any proxy in front. */
   sseHeartbeatMs: number
   /** Bytes of inbox first pages kept ready to send (per API process). */
@@ -79,6 +81,7 @@ export function loadConfig(env: Env = process.env): Config {
     sweepIntervalMs: int('SWEEP_INTERVAL_SECONDS', 60, 1) * 1000,
     maxActiveAddressesPerIp: int('MAX_ACTIVE_ADDRESSES_PER_IP', 5, 1),
     maxGeneratedPerHourPerIp: int('MAX_GENERATED_PER_HOUR_PER_IP', 100, 1),
+    guessLimitPerMinute: int('GUESS_LIMIT_PER_MINUTE', 30, 1),
     sseHeartbeatMs: int('SSE_HEARTBEAT_MS', 15_000, 1),
     listingCacheBytes: int('LISTING_CACHE_MB', 32, 1) * 1024 * 1024,
     trustProxy: parseTrustProxy(env.TRUST_PROXY),

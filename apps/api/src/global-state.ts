@@ -1,6 +1,7 @@
 import type { FastifyRateLimitStoreCtor } from '@fastify/rate-limit'
 import type { Config } from './config.js'
 import { AddressLimiter, type AddressLimits } from './services/ip-limits.js'
+import { MissCounter, type MissLimits } from './services/miss-limiter.js'
 import { DailySalt, type VisitorSalts } from './services/visitor-salt.js'
 
 /** The other API processes, told of changes their caches cannot notice in the database. */
@@ -16,6 +17,8 @@ export interface Peers {
  */
 export interface GlobalState {
   addressLimits: AddressLimits
+  /** Misses counted per client, so guessing inbox names and short-link codes is slowed (plugins/guess-limit.ts). */
+  missLimits: MissLimits
   /** @fastify/rate-limit store; undefined keeps the plugin's own in-memory store. */
   rateLimitStore?: FastifyRateLimitStoreCtor
   visitorSalts: VisitorSalts
@@ -28,6 +31,7 @@ export interface GlobalState {
 export function localGlobalState(config: Config): GlobalState {
   return {
     addressLimits: new AddressLimiter(config.maxActiveAddressesPerIp, config.maxGeneratedPerHourPerIp),
+    missLimits: new MissCounter(config.guessLimitPerMinute),
     visitorSalts: new DailySalt(),
     peers: { messageDeleted: () => undefined, onMessageDeleted: () => undefined },
     runsSweeper: true,

@@ -34,7 +34,7 @@ function channel() {
   return { worker, primary, close: () => (open = false) }
 }
 
-const LIMITS = { maxActiveAddressesPerIp: 50, maxGeneratedPerHourPerIp: 3 }
+const LIMITS = { maxActiveAddressesPerIp: 50, maxGeneratedPerHourPerIp: 3, guessLimitPerMinute: 30 }
 
 /** A primary holding the shared state, reached by `workers` IPC clients as the cluster's workers reach theirs. */
 function inMemoryCluster(workers: number, limits = LIMITS, timeoutMs?: number) {
@@ -87,7 +87,7 @@ describe('address limits held by the primary', () => {
   })
 
   it('gives a place back when the address could not be created, and applies the active limit', async () => {
-    const [a, b] = inMemoryCluster(2, { maxActiveAddressesPerIp: 2, maxGeneratedPerHourPerIp: 100 }).clients.map((c) => new SharedAddressLimits(c))
+    const [a, b] = inMemoryCluster(2, { ...LIMITS, maxActiveAddressesPerIp: 2, maxGeneratedPerHourPerIp: 100 }).clients.map((c) => new SharedAddressLimits(c))
     const now = Date.now()
     await a!.reserve(ip, hour(now), now)
     await b!.reserve(ip, hour(now), now)
@@ -191,6 +191,21 @@ describe('workers built on the primary (in one process, over one database file)'
     const statuses = []
     for (let i = 0; i < 4; i++) statuses.push((await [a, b][i % 2]!.inject({ method: 'POST', url: '/api/email/generate', remoteAddress: '198.51.100.7' })).statusCode)
     expect(statuses).toEqual([200, 200, 200, 429])
+  })
+
+  it('counts inbox misses from one client on any worker against one limit; each worker then refuses it', async () => {
+    const [a, b] = await workers({ GUESS_LIMIT_PER_MINUTE: '3' })
+    const address = await generate(a)
+    const get = (app: App, name: string) => app.inject({ method: 'GET', url: `/api/email/${name}`, remoteAddress: '198.51.100.9' }).then((r) => r.statusCode)
+    const statuses = []
+    for (let i = 0; i < 4; i++) statuses.push(await get([a, b][i % 2]!, `guess-${i}@tempbox.local`))
+    expect(statuses).toEqual([404, 404, 404, 429])
+    // Worker b knows; worker a learns at this client's next miss there, and from then on refuses its hits too.
+    expect(await get(b, address)).toBe(429)
+    expect(await get(a, 'guess-4@tempbox.local')).toBe(429)
+    expect(await get(a, address)).toBe(429)
+    // Another client reads on.
+    expect((await a.inject({ method: 'GET', url: `/api/email/${address}`, remoteAddress: '198.51.100.10' })).statusCode).toBe(200)
   })
 
   it('drops a deleted message from every worker, not only the one that deleted it', async () => {

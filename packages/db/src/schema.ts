@@ -126,6 +126,8 @@ export interface ShortLinkTable {
   target_url: string
   clicks: Generated<number>
   created_at: Millis
+  /** SHA-256 (hex) of the secret only the creating browser holds; null for links from before secrets. */
+  secret_hash: string | null
 }
 
 export interface Database {

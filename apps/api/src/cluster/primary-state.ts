@@ -1,5 +1,6 @@
 import type { Config } from '../config.js'
 import { AddressLimiter } from '../services/ip-limits.js'
+import { MissCounter } from '../services/miss-limiter.js'
 import { DailySalt } from '../services/visitor-salt.js'
 import { sendEvent, type IpcHandlers, type IpcPort } from './ipc.js'
 import { RateLimitCounters } from './shared-rate-limit-store.js'
@@ -13,9 +14,11 @@ export class PrimaryState {
   readonly limiter: AddressLimiter
   private readonly counters = new RateLimitCounters()
   private readonly salts = new DailySalt()
+  private readonly misses: MissCounter
 
-  constructor(config: Pick<Config, 'maxActiveAddressesPerIp' | 'maxGeneratedPerHourPerIp'>) {
+  constructor(config: Pick<Config, 'maxActiveAddressesPerIp' | 'maxGeneratedPerHourPerIp' | 'guessLimitPerMinute'>) {
     this.limiter = new AddressLimiter(config.maxActiveAddressesPerIp, config.maxGeneratedPerHourPerIp)
+    this.misses = new MissCounter(config.guessLimitPerMinute)
   }
 
   /** `otherWorkers(origin)`: the channels of every live worker but the one asking. */
@@ -25,6 +28,7 @@ export class PrimaryState {
       'limits.release': ({ ip, expiresAt, now }) => this.limiter.release(ip, expiresAt, now),
       'limits.free': ({ ip, expiresAt }) => this.limiter.free(ip, expiresAt),
       'rateLimit.incr': (request) => this.counters.incr(request),
+      'misses.count': ({ scope, client, now }) => this.misses.miss(scope, client, now),
       'salt.forDay': ({ day }) => this.salts.forDay(day).toString('base64'),
       // The news goes out before the answer does. A client told "deleted" that connects again reaches a worker
       // through the primary (round-robin), which passes the connection down the same, ordered, channel the news
@@ -38,5 +42,6 @@ export class PrimaryState {
   /** Drops limiter entries that no longer limit anything; the workers' sweeps leave the primary's state alone. */
   sweep(now = Date.now()): void {
     this.limiter.sweep(now)
+    this.misses.sweep(now)
   }
 }

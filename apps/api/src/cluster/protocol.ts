@@ -34,6 +34,8 @@ export interface PrimaryMethods {
   'limits.release': [AddressReservation, void]
   'limits.free': [Omit<AddressReservation, 'now'>, void]
   'rateLimit.incr': [RateLimitIncrement, RateLimitCount]
+  /** One miss of a guessed name; answers the ms the client must wait (0 while under the limit). */
+  'misses.count': [{ scope: string; client: string; now: number }, number]
   /** The day's analytics salt, base64 (JSON carries no Buffer). */
   'salt.forDay': [{ day: string }, string]
   /** Answered once the other workers have been sent `messageDeleted`. */

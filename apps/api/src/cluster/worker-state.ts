@@ -9,6 +9,7 @@ import { SharedVisitorSalts } from './shared-visitor-salts.js'
 export function workerGlobalState(ipc: IpcClient = new IpcClient(processPort())): GlobalState {
   return {
     addressLimits: new SharedAddressLimits(ipc),
+    missLimits: { miss: (scope, client, now) => ipc.request('misses.count', { scope, client, now }) },
     rateLimitStore: sharedRateLimitStore(ipc),
     visitorSalts: new SharedVisitorSalts(ipc),
     peers: {

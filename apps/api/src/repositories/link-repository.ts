@@ -1,10 +1,10 @@
 import type { Db, ShortLinkRow } from '@tempbox/db'
 
 /** Inserts a link; null when the code is already taken (the unique index decides races). */
-export async function insertLink(db: Db, values: { code: string; targetUrl: string; createdAt: number }): Promise<ShortLinkRow | null> {
+export async function insertLink(db: Db, values: { code: string; targetUrl: string; createdAt: number; secretHash: string }): Promise<ShortLinkRow | null> {
   const row = await db
     .insertInto('short_link')
-    .values({ code: values.code, target_url: values.targetUrl, created_at: values.createdAt })
+    .values({ code: values.code, target_url: values.targetUrl, created_at: values.createdAt, secret_hash: values.secretHash })
     .onConflict((oc) => oc.column('code').doNothing())
     .returningAll()
     .executeTakeFirst()

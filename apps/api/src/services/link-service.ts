@@ -1,13 +1,12 @@
-import { randomInt } from 'node:crypto'
+import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto'
 import type { Db, ShortLinkRow } from '@tempbox/db'
-import { SHORT_CODE_LENGTH, SHORT_CODE_PATTERN, type ShortLink } from '@tempbox/types'
+import { SHORT_CODE_LENGTH, SHORT_CODE_PATTERN, type CreatedShortLink, type LookupLinksBody, type ShortLink } from '@tempbox/types'
 import { AppError } from '../errors.js'
 import { countClick, findLinksByCodes, insertLink } from '../repositories/link-repository.js'
 
 const CODE_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'
-/** 62^6 ≈ 57 billion codes: a clash is rare, a few retries make it practically impossible. */
+/** 62^8 ≈ 2.2 × 10^14 codes: a clash is rare, a few retries make it practically impossible. */
 const MAX_CODE_ATTEMPTS = 5
-export const MAX_LISTED_CODES = 200
 
 /** Where short links live, e.g. `https://tempbox.example` → `https://tempbox.example/s/Ab12Cd`. */
 export interface ShortHost {
@@ -48,23 +47,34 @@ function invalidUrl(): AppError {
   return new AppError('invalid_url', message, { url: message })
 }
 
-export async function createLink(db: Db, raw: string, shortHost: ShortHost, now = Date.now()): Promise<ShortLink> {
+function hashSecret(secret: string): string {
+  return createHash('sha256').update(secret).digest('hex')
+}
+
+/** A new link and the secret that alone shows its clicks and target again (only its hash is stored). */
+export async function createLink(db: Db, raw: string, shortHost: ShortHost, now = Date.now()): Promise<CreatedShortLink> {
   const target = validateTarget(raw, shortHost)
+  const secret = randomBytes(24).toString('base64url')
   for (let attempt = 0; attempt < MAX_CODE_ATTEMPTS; attempt++) {
-    const row = await insertLink(db, { code: generateCode(), targetUrl: target.href, createdAt: now })
-    if (row) return toShortLink(row, shortHost)
+    const row = await insertLink(db, { code: generateCode(), targetUrl: target.href, createdAt: now, secretHash: hashSecret(secret) })
+    if (row) return { ...toShortLink(row, shortHost), secret }
   }
   throw new AppError('internal', 'Could not create a short link. Please try again.')
 }
 
-/** The visitor's own links (their browser keeps the codes), newest first; unknown codes are left out. */
-export async function listLinks(db: Db, codesParam: string, shortHost: ShortHost): Promise<ShortLink[]> {
-  const codes = [...new Set(codesParam.split(',').map((c) => c.trim()).filter((c) => SHORT_CODE_PATTERN.test(c)))]
-  if (codes.length > MAX_LISTED_CODES) {
-    throw new AppError('validation_failed', `Ask for at most ${MAX_LISTED_CODES} links at a time.`, { codes: 'Too many codes.' })
-  }
-  const rows = await findLinksByCodes(db, codes)
-  return rows.map((row) => toShortLink(row, shortHost))
+/**
+ * The visitor's own links, newest first: only those whose secret matches, so knowing or guessing a code shows
+ * nothing. Unknown codes and wrong secrets are left out alike.
+ */
+export async function lookupLinks(db: Db, wanted: LookupLinksBody['links'], shortHost: ShortHost): Promise<ShortLink[]> {
+  const secretOf = new Map<string, string>()
+  for (const { code, secret } of wanted) if (SHORT_CODE_PATTERN.test(code)) secretOf.set(code, hashSecret(secret))
+  const rows = await findLinksByCodes(db, [...secretOf.keys()])
+  return rows.filter((row) => row.secret_hash !== null && sameHash(row.secret_hash, secretOf.get(row.code)!)).map((row) => toShortLink(row, shortHost))
+}
+
+function sameHash(a: string, b: string): boolean {
+  return a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b))
 }
 
 /** Target of a short code with its click counted, or null for a code that does not exist. */

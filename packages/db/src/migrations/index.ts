@@ -6,6 +6,7 @@ import * as m0004 from './2026_11_23_000004_message_body_from_text.js'
 import * as m0005 from './2026_11_23_000005_owner_setup_and_token_version.js'
 import * as m0006 from './2026_11_23_000006_message_derived_view.js'
 import * as m0007 from './2026_11_23_000007_message_inbox_id_index.js'
+import * as m0008 from './2026_11_23_000008_short_link_owner_secret.js'
 
 /**
  * Migrations are listed statically (not read from disk) so they survive bundling into each app.
@@ -19,6 +20,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026_11_23_000005_owner_setup_and_token_version': m0005,
   '2026_11_23_000006_message_derived_view': m0006,
   '2026_11_23_000007_message_inbox_id_index': m0007,
+  '2026_11_23_000008_short_link_owner_secret': m0008,
 }
 
 export const migrationProvider: MigrationProvider = {

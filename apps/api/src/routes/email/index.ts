@@ -4,10 +4,16 @@ import { DomainsResponse, ErrorBody, GenerateEmailBody, GenerateEmailResponse, I
 import { AddressParams, addressErrors } from './schemas.js'
 import messageRoutes from './messages.js'
 import liveRoutes from './live.js'
+import { limitGuesses } from '../../plugins/guess-limit.js'
 
 /** The temporary-email API. Thin: rules live in InboxService. */
 const emailRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const inboxes = app.inboxService
+  limitGuesses(app, {
+    scope: 'inbox',
+    message: 'Too many addresses that do not exist were asked for from your network. Please try again in {seconds} seconds.',
+    appliesTo: (request) => request.routeOptions.url?.includes(':address') === true,
+  })
 
   app.post(
     '/email/generate',

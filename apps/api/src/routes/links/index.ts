@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyRequest } from 'fastify'
-import { CreateLinkBody, ErrorBody, ListLinksQuery, ListLinksResponse, ShortLink } from '@tempbox/types'
-import { createLink, listLinks, type ShortHost } from '../../services/link-service.js'
+import { CreatedShortLink, CreateLinkBody, ErrorBody, ListLinksResponse, LookupLinksBody } from '@tempbox/types'
+import { createLink, lookupLinks, type ShortHost } from '../../services/link-service.js'
 
 /** Short links are served by this same host (behind a trusted proxy, the host and scheme it forwards). */
 export function shortHostOf(request: FastifyRequest): ShortHost {
@@ -14,9 +14,9 @@ const linkRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['links'],
-        summary: 'Shorten a URL',
+        summary: 'Shorten a URL (the answer carries the secret that alone shows its clicks later)',
         body: CreateLinkBody,
-        response: { 201: ShortLink, 400: ErrorBody, 429: ErrorBody },
+        response: { 201: CreatedShortLink, 400: ErrorBody, 429: ErrorBody },
       },
       // Per IP, memory only: enough for a person, too little for a spammer.
       config: { rateLimit: { max: 30, timeWindow: '10 minutes' } },
@@ -27,17 +27,19 @@ const linkRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   )
 
-  app.get(
-    '/links',
+  app.post(
+    '/links/lookup',
     {
       schema: {
         tags: ['links'],
-        summary: 'Live click counts of the given short codes',
-        querystring: ListLinksQuery,
-        response: { 200: ListLinksResponse, 400: ErrorBody },
+        summary: 'Live click counts of your own links (each code with the secret it was created with)',
+        body: LookupLinksBody,
+        response: { 200: ListLinksResponse, 400: ErrorBody, 429: ErrorBody },
       },
+      // A browser asks on load and on focus; a guesser with stolen codes still needs their secrets.
+      config: { rateLimit: { max: 60, timeWindow: '1 minute' } },
     },
-    async (request) => ({ links: await listLinks(app.db, request.query.codes, shortHostOf(request)) }),
+    async (request) => ({ links: await lookupLinks(app.db, request.body.links, shortHostOf(request)) }),
   )
 }
 

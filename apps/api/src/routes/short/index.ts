@@ -4,6 +4,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { ErrorBody } from '@tempbox/types'
 import { followLink } from '../../services/link-service.js'
+import { limitGuesses } from '../../plugins/guess-limit.js'
 
 /**
  * `GET /s/{code}`: 302 to the target, counting the click. Lives outside /api so short links stay short.
@@ -12,6 +13,11 @@ import { followLink } from '../../services/link-service.js'
 const shortRedirectRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const webDist = app.config.webDistDir
   const notFoundPage = webDist ? readFileSync(join(webDist, 'index.html'), 'utf8') : null
+  limitGuesses(app, {
+    scope: 'link',
+    message: 'Too many short links that do not exist were asked for from your network. Please try again in {seconds} seconds.',
+    appliesTo: () => true,
+  })
 
   app.get(
     '/s/:code',

@@ -21,9 +21,10 @@ export function LinkShortenerTool() {
   const links = useLinkStore((s) => s.links)
   const add = useLinkStore((s) => s.add)
   const refresh = useLinkStore((s) => s.refresh)
-  const codes = links.map((l) => l.code)
+  // Only links with a secret can be asked about: the server shows a link's clicks to no one else.
+  const own = links.flatMap((l) => (l.secret ? [{ code: l.code, secret: l.secret }] : []))
 
-  useSWR(codes.length > 0 ? ['short-links', codes.join(',')] : null, () => fetchShortLinks(codes), {
+  useSWR(own.length > 0 ? ['short-links', own.map((l) => l.code).join(',')] : null, () => fetchShortLinks(own), {
     refreshInterval: CLICK_REFRESH_MS,
     revalidateOnFocus: true,
     onSuccess: (data) => refresh(data.links),

@@ -5,11 +5,14 @@ import type { ShortLink } from '@tempbox/types'
 /** Most links a browser remembers; older ones drop off the end of the list. */
 const MAX_LINKS = 100
 
+/** A link as this browser keeps it: with the secret that alone shows its clicks (links from before secrets have none). */
+export type StoredLink = ShortLink & { secret?: string }
+
 interface LinkState {
   /** The visitor's links, newest first (spec §2). Kept in localStorage so they survive reloads. */
-  links: ShortLink[]
-  add: (link: ShortLink) => void
-  /** Fresh click counts from the server; links the server no longer knows are kept as they were. */
+  links: StoredLink[]
+  add: (link: StoredLink) => void
+  /** Fresh click counts from the server; links the server does not show are kept as they were. */
   refresh: (fresh: ShortLink[]) => void
   remove: (code: string) => void
 }
@@ -22,7 +25,7 @@ export const useLinkStore = create<LinkState>()(
       refresh: (fresh) =>
         set((s) => {
           const byCode = new Map(fresh.map((l) => [l.code, l]))
-          return { links: s.links.map((l) => byCode.get(l.code) ?? l) }
+          return { links: s.links.map((l) => ({ ...l, ...byCode.get(l.code) })) }
         }),
       remove: (code) => set((s) => ({ links: s.links.filter((l) => l.code !== code) })),
     }),
