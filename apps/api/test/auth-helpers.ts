@@ -1,9 +1,6 @@
 import type { App } from '../src/app.js'
 import { setUserRole, findUserByEmail } from '../src/repositories/user-repository.js'
 
-/** Timeout for tests that hash several passwords with argon2 (19 MiB, 2 passes each): seconds on a loaded 2-core host. */
-export const ARGON2_HEAVY_MS = 30_000
-
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` })
 
 let counter = 0

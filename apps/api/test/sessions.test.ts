@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { buildTestApp } from './helper.js'
-import { ARGON2_HEAVY_MS, bearer, signUp } from './auth-helpers.js'
+import { bearer, signUp } from './auth-helpers.js'
 import type { App } from '../src/app.js'
 
 const REVOKED = 'This session was signed out (password changed or signed out everywhere). Please sign in again.'
@@ -15,7 +15,7 @@ const login = (email: string, password: string) => app.inject({ method: 'POST', 
 const changePassword = (token: string, currentPassword: string, newPassword: string) =>
   app.inject({ method: 'POST', url: '/api/auth/password', headers: bearer(token), payload: { currentPassword, newPassword } })
 
-describe('change password', { timeout: ARGON2_HEAVY_MS }, () => {
+describe('change password', () => {
   it('needs the current password, then signs in with the new one only and hands this session a fresh token', async () => {
     const { email, token } = await signUp(app)
     const res = await changePassword(token, 'secret-pass', 'brand-new-pass')
@@ -82,7 +82,7 @@ describe('change password', { timeout: ARGON2_HEAVY_MS }, () => {
   })
 })
 
-describe('sign out everywhere', { timeout: ARGON2_HEAVY_MS }, () => {
+describe('sign out everywhere', () => {
   it('revokes every token of the account, this one included, and leaves other accounts alone', async () => {
     const { email, token: laptop } = await signUp(app)
     const phone = (await login(email, 'secret-pass')).json().token as string
@@ -97,7 +97,7 @@ describe('sign out everywhere', { timeout: ARGON2_HEAVY_MS }, () => {
   })
 })
 
-describe('deleting the account', { timeout: ARGON2_HEAVY_MS }, () => {
+describe('deleting the account', () => {
   it('revokes its tokens for good: a later account never takes over its id', async () => {
     const gone = await signUp(app)
     expect((await app.inject({ method: 'DELETE', url: '/api/auth/account', headers: bearer(gone.token) })).statusCode).toBe(200)

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { buildTestApp } from './helper.js'
-import { ARGON2_HEAVY_MS, bearer, signUp } from './auth-helpers.js'
+import { bearer, signUp } from './auth-helpers.js'
 import type { App } from '../src/app.js'
 import { setupKeyNotice } from '../src/services/setup-service.js'
 
@@ -18,7 +18,7 @@ const setupStatus = async () => (await app.inject({ method: 'GET', url: '/api/au
 const changeRole = (token: string, email: string, role: string) =>
   app.inject({ method: 'POST', url: '/api/auth/role', headers: bearer(token), payload: { email, role } })
 
-describe('owner setup', { timeout: ARGON2_HEAVY_MS }, () => {
+describe('owner setup', () => {
   it('shows the key while open, promotes the signed-in account once, then closes for good', async () => {
     await start()
     expect(await setupStatus()).toEqual({ open: true, secretKey: KEY })
@@ -115,7 +115,7 @@ describe('owner setup', { timeout: ARGON2_HEAVY_MS }, () => {
   })
 })
 
-describe('role changes', { timeout: ARGON2_HEAVY_MS }, () => {
+describe('role changes', () => {
   it('lets an owner make another owner or admin, and take the role back', async () => {
     await start()
     const owner = await signUp(app, 'owner')
