@@ -73,14 +73,19 @@ describe('login', () => {
     expect(unknown.json()).toEqual(wrong.json())
   })
 
-  it('is rate-limited per IP', async () => {
+  it('is rate-limited per IP: 20 answers, then 429 with a sentence, while another IP is still served', async () => {
+    const login = (remoteAddress: string) =>
+      app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: 'x@example.com', password: '' }, remoteAddress })
     const statuses: number[] = []
-    for (let i = 0; i < 21; i++) {
-      const res = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: 'x@example.com', password: '' } })
+    let refused
+    for (let i = 0; i < 22; i++) {
+      const res = await login('203.0.113.50')
       statuses.push(res.statusCode)
+      if (res.statusCode === 429) refused = res.json()
     }
-    expect(statuses.slice(0, 20).every((s) => s === 400)).toBe(true)
-    expect(statuses[20]).toBe(429)
+    expect(statuses).toEqual([...Array<number>(20).fill(400), 429, 429])
+    expect(refused).toEqual({ error: 'Too many requests. Please wait a moment and try again.', code: 'rate_limited' })
+    expect((await login('198.51.100.50')).statusCode).toBe(400)
   })
 })
 

@@ -33,10 +33,13 @@ describe('POST /api/contact', () => {
     expect(await app.db.selectFrom('contact_message').selectAll().execute()).toEqual([])
   })
 
-  it('is rate-limited per IP', async () => {
+  it('is rate-limited per IP: 10 messages, then 429 with a sentence, while another IP is still served', async () => {
+    const post = (remoteAddress: string) => app.inject({ method: 'POST', url: '/api/contact', payload: valid, remoteAddress })
     const statuses: number[] = []
-    for (let i = 0; i < 11; i++) statuses.push((await app.inject({ method: 'POST', url: '/api/contact', payload: valid })).statusCode)
-    expect(statuses.slice(0, 10).every((s) => s === 201)).toBe(true)
-    expect(statuses[10]).toBe(429)
+    for (let i = 0; i < 12; i++) statuses.push((await post('203.0.113.60')).statusCode)
+    expect(statuses).toEqual([...Array<number>(10).fill(201), 429, 429])
+    expect((await post('203.0.113.60')).json()).toEqual({ error: 'Too many requests. Please wait a moment and try again.', code: 'rate_limited' })
+    expect((await post('198.51.100.60')).statusCode).toBe(201)
+    expect(await app.db.selectFrom('contact_message').selectAll().execute()).toHaveLength(11)
   })
 })

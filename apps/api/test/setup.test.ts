@@ -106,12 +106,19 @@ describe('owner setup', () => {
     expect(await setupKeyNotice(app.db, app.config)).toBeNull()
   })
 
-  it('is rate-limited per IP', async () => {
+  it('is rate-limited per IP: 10 wrong keys, then 429 even for the right one, while another IP is still served', async () => {
     await start()
     const { email, token } = await signUp(app)
-    let last = 0
-    for (let i = 0; i < 11; i++) last = (await promote(token, email, 'guess' + i)).statusCode
-    expect(last).toBe(429)
+    const guess = (secretKey: string, remoteAddress: string) =>
+      app.inject({ method: 'POST', url: '/api/auth/promote-owner', headers: bearer(token), payload: { email, secretKey }, remoteAddress })
+    const statuses: number[] = []
+    for (let i = 0; i < 10; i++) statuses.push((await guess('guess' + i, '203.0.113.70')).statusCode)
+    const refused = await guess(KEY, '203.0.113.70')
+    statuses.push(refused.statusCode)
+    expect(statuses).toEqual([...Array<number>(10).fill(403), 429])
+    expect(refused.json()).toEqual({ error: 'Too many requests. Please wait a moment and try again.', code: 'rate_limited' })
+    expect((await app.inject({ method: 'GET', url: '/api/auth/me', headers: bearer(token) })).json().user.role).toBe('user')
+    expect((await guess(KEY, '198.51.100.70')).statusCode).toBe(200)
   })
 })
 
