@@ -24,6 +24,10 @@ export interface Config {
   maxBatchMessages: number
   /** Threads parsing messages beside the SMTP thread; 0 parses and writes on the SMTP thread. */
   parseWorkers: number
+  /** Certificate chain and key (PEM files) for STARTTLS; null sends and receives mail in clear text. */
+  tls: { certPath: string; keyPath: string } | null
+  /** How often the certificate files are checked for a replacement (no restart needed). */
+  tlsReloadCheckMs: number
 }
 
 /** Same default as apps/api/src/config.ts so both processes agree out of the box. */
@@ -74,7 +78,10 @@ export function loadConfig(env: Env = process.env): Config {
     inboxCacheMs: int('SMTP_INBOX_CACHE_MS', DEFAULT_INBOX_CACHE_MS, 0),
     maxBatchMessages: int('SMTP_MAX_BATCH_MESSAGES', DEFAULT_MAX_BATCH_MESSAGES, 1),
     parseWorkers: int('SMTP_PARSE_WORKERS', DEFAULT_PARSE_WORKERS, 0),
+    tls: env.SMTP_TLS_CERT && env.SMTP_TLS_KEY ? { certPath: env.SMTP_TLS_CERT, keyPath: env.SMTP_TLS_KEY } : null,
+    tlsReloadCheckMs: int('SMTP_TLS_RELOAD_CHECK_MS', 60_000, 100),
   }
+  if (!env.SMTP_TLS_CERT !== !env.SMTP_TLS_KEY) problems.push('SMTP_TLS_CERT and SMTP_TLS_KEY must be set together (or neither)')
   if (config.port > 65535) problems.push(`SMTP_PORT must be ≤ 65535 (got ${config.port})`)
   if (problems.length > 0) throw new Error(`[config] invalid environment:\n  ${problems.join('\n  ')}`)
   return Object.freeze(config)

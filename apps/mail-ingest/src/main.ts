@@ -8,6 +8,7 @@ await migrateToLatest(db)
 const ingest = createSmtpServer({ db, sqlite, config })
 const port = await ingest.listen()
 console.log(`[smtp] listening on ${config.host}:${port} for ${config.mailDomains.join(', ')}`)
+console.log(ingest.tlsStatus)
 
 let isStopping = false
 const stop = async (signal: string) => {

@@ -6,25 +6,32 @@ import { createOnData } from './on-data.js'
 import { createInboxLookup, createOnRcptTo } from './on-rcpt-to.js'
 import { createIngestPipeline } from './ingest-pipeline.js'
 import type { SqliteHandle } from './store-message.js'
+import { describeCertificate, readKeyPair, watchKeyPair } from './tls-certificate.js'
 
 export interface IngestServer {
   server: SMTPServer
   /** Starts listening; resolves with the bound port (useful with port 0). */
   listen: () => Promise<number>
+  /** The start-up line about TLS: the certificate in use, or that mail arrives in clear text. */
+  tlsStatus: string
   /** Stops accepting, lets open sessions finish (up to closeTimeoutMs) and flushes queued writes. */
   close: () => Promise<void>
 }
 
 /** Wires smtp-server to our RCPT and DATA handlers. */
 export function createSmtpServer({ db, sqlite, config }: { db: Db; sqlite: SqliteHandle; config: Config }): IngestServer {
+  // Read before anything starts: a missing or mismatched certificate stops the start with the reason.
+  const keyPair = config.tls ? readKeyPair(config.tls) : null
   const pipeline = createIngestPipeline(db, sqlite, config)
   const server = new SMTPServer({
     name: config.mailDomains[0],
     banner: 'Tempbox mail ingest',
     size: config.maxMessageBytes,
-    // Anonymous inbound mail only: no AUTH, and no STARTTLS for the local, loopback-bound default.
+    // Anonymous inbound mail only: no AUTH. STARTTLS only with a certificate of our own (smtp-server would otherwise
+    // offer its built-in self-signed one), so codes don't cross the internet in clear text.
     authOptional: true,
-    disabledCommands: ['AUTH', 'STARTTLS'],
+    disabledCommands: keyPair ? ['AUTH'] : ['AUTH', 'STARTTLS'],
+    ...(keyPair ?? {}),
     // A reverse DNS lookup per connection costs time and reveals nothing we keep.
     disableReverseLookup: true,
     maxClients: config.maxClients,
@@ -49,8 +56,20 @@ export function createSmtpServer({ db, sqlite, config }: { db: Db; sqlite: Sqlit
     socket.once('close', () => clearTimeout(timer))
   })
 
+  // Each STARTTLS takes the server's current context, so a replaced certificate serves the next session on.
+  let stopWatching = () => {}
+  if (config.tls) {
+    stopWatching = watchKeyPair(config.tls, config.tlsReloadCheckMs, (pair) => server.updateSecureContext(pair), {
+      info: (line) => console.log(line),
+      error: (line) => console.error(line),
+    })
+  }
+
   return {
     server,
+    tlsStatus: keyPair
+      ? `[smtp] STARTTLS offered with ${describeCertificate(keyPair.cert)}`
+      : '[smtp] no TLS certificate (SMTP_TLS_CERT, SMTP_TLS_KEY): mail arrives in clear text',
     listen: async () => {
       await pipeline.ready
       return new Promise<number>((resolve, reject) => {
@@ -62,6 +81,7 @@ export function createSmtpServer({ db, sqlite, config }: { db: Db; sqlite: Sqlit
       })
     },
     close: async () => {
+      stopWatching()
       await new Promise<void>((resolve) => server.close(() => resolve()))
       await pipeline.close()
     },
