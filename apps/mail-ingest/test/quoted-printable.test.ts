@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module'
 import { describe, expect, it } from 'vitest'
+import { random } from './seeded-random.js'
 
 /** The libqp that mailparser decodes quoted-printable parts with (through mailsplit): our patched copy. */
 const fromHere = createRequire(import.meta.url)
@@ -24,16 +25,6 @@ function referenceDecode(input: string | Buffer): Buffer {
     buffer[bufferPos++] = chr.charCodeAt(0)
   }
   return buffer
-}
-
-/** A small seeded generator (mulberry32), so a failure can be replayed. */
-function random(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0
-    let t = Math.imul(seed ^ (seed >>> 15), seed | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
 }
 
 /** Pieces that exercise every rule: escapes in either case, broken escapes, soft breaks, trailing blanks, 8-bit text. */
