@@ -196,6 +196,34 @@ describe('temporary email in the browser', () => {
     await context.close()
   })
 
+  it('warns that a chosen name can be guessed, refuses a short or reserved one, and offers random characters', async () => {
+    const page = await (await browser.newContext()).newPage()
+    await page.goto(stack.apiUrl)
+    const tool = page.locator('#temp-email')
+    await tool.getByRole('button', { name: 'Choose your own name' }).click()
+    await tool.getByText('Anyone who guesses a chosen name can read its mail.').waitFor()
+    const name = tool.getByLabel('Name')
+    await name.fill('bob')
+    await tool.getByRole('button', { name: 'Generate Email' }).click()
+    await tool.getByRole('alert').filter({ hasText: 'Use at least 6 characters' }).waitFor()
+    expect(await tool.getByLabel('Your temporary address').count()).toBe(0)
+
+    // The server refuses a reserved name with its own sentence, shown as it is.
+    await name.fill('postmaster')
+    await tool.getByRole('button', { name: 'Generate Email' }).click()
+    await page.locator('[data-slot="toast"][data-variant="destructive"]').filter({ hasText: 'The name "postmaster" is reserved.' }).waitFor()
+
+    await name.fill('bobby-tables')
+    await tool.getByRole('button', { name: 'Add random characters' }).click()
+    const chosen = await name.inputValue()
+    expect(chosen).toMatch(/^bobby-tables-[a-z2-9]{5}$/)
+    await tool.getByRole('button', { name: 'Generate Email' }).click()
+    const field = tool.getByLabel('Your temporary address')
+    await field.waitFor()
+    expect(await field.inputValue()).toBe(`${chosen}@${stack.mailDomain}`)
+    await page.context().close()
+  })
+
   it('shows inline cid: images from the message itself while remote ones stay blocked', async () => {
     const { page, address } = await openWithAddress()
     // 2x1 red PNG.
