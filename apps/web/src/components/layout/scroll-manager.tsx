@@ -21,8 +21,12 @@ export function ScrollManager() {
       let raf = 0
       const tryScroll = () => {
         const el = document.getElementById(decodeURIComponent(hash.slice(1)))
-        if (el) el.scrollIntoView({ behavior: 'smooth', block: 'start' })
-        else if (frames++ < 60) raf = requestAnimationFrame(tryScroll)
+        if (el) {
+          el.scrollIntoView({ behavior: 'smooth', block: 'start' })
+          // Keyboard and screen-reader users land where the page scrolled to, not back at the button they pressed.
+          if (!el.matches('a[href], button, input, select, textarea, [tabindex]')) el.setAttribute('tabindex', '-1')
+          el.focus({ preventScroll: true })
+        } else if (frames++ < 60) raf = requestAnimationFrame(tryScroll)
       }
       tryScroll()
       return () => cancelAnimationFrame(raf)

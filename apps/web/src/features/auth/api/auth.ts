@@ -2,6 +2,7 @@ import type { AuthResponse, ChangePasswordBody, LoginBody, RegisterBody, SavedAd
 import { useCallback } from 'react'
 import useSWR, { useSWRConfig } from 'swr'
 import { apiJson, apiRequest } from '../../../lib/api-client'
+import { useCurrentAddress } from '../../../stores/current-address'
 import { useAuthToken } from '../stores/auth-token'
 import { CURRENT_USER_KEY } from './get-current-user'
 
@@ -24,6 +25,10 @@ export function useSession() {
     async (result: AuthResponse) => {
       setToken(result.token)
       await mutate(CURRENT_USER_KEY, { user: result.user }, { revalidate: false })
+      // The address in use is saved to the account, so it can be opened from any device. One that another account
+      // holds, or that just expired, simply is not saved: signing in goes on either way.
+      const email = useCurrentAddress.getState().email
+      if (email) await apiRequest('POST', SAVED_ADDRESSES_KEY, { email }).catch(() => undefined)
       await mutate(SAVED_ADDRESSES_KEY)
     },
     [mutate, setToken],

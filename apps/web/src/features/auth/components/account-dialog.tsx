@@ -24,7 +24,13 @@ export function AccountDialog() {
   const { t } = useTranslation('account')
   const { user } = useCurrentUser()
   const [open, setOpen] = useState(false)
+  // Opening a saved inbox moves focus to it: the dialog must not hand focus back to its trigger as it closes.
+  const [keepFocus, setKeepFocus] = useState(false)
   const close = () => setOpen(false)
+  const closeTo = () => {
+    setKeepFocus(true)
+    setOpen(false)
+  }
 
   return (
     <Dialog open={open} onOpenChange={setOpen}>
@@ -34,14 +40,21 @@ export function AccountDialog() {
           <span className="hidden max-w-40 truncate sm:inline">{user ? (user.username ?? user.email) : t('trigger.signIn')}</span>
         </Button>
       </DialogTrigger>
-      <DialogContent closeLabel={t('close')} className="sm:max-w-md">
+      <DialogContent
+        closeLabel={t('close')}
+        className="sm:max-w-md"
+        onCloseAutoFocus={(event) => {
+          if (keepFocus) event.preventDefault()
+          setKeepFocus(false)
+        }}
+      >
         {user ? (
           <>
             <DialogHeader>
               <DialogTitle>{t('account.title')}</DialogTitle>
               <DialogDescription>{t('account.description')}</DialogDescription>
             </DialogHeader>
-            <AccountPanel user={user} onDone={close} />
+            <AccountPanel user={user} onDone={close} onOpenInbox={closeTo} />
           </>
         ) : (
           <>

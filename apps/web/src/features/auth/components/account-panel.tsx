@@ -9,7 +9,7 @@ import { deleteAccount, signOutEverywhere, useSavedAddresses, useSession } from 
 import { ChangePasswordForm } from './change-password-form'
 
 /** Signed-in view: who you are, your saved addresses (switch inbox), change password, sign out (here or everywhere), delete account. */
-export function AccountPanel({ user, onDone }: { user: PublicUser; onDone: () => void }) {
+export function AccountPanel({ user, onDone, onOpenInbox }: { user: PublicUser; onDone: () => void; onOpenInbox: () => void }) {
   const { t, i18n } = useTranslation('account')
   const { toast } = useToast()
   const { signOut } = useSession()
@@ -46,8 +46,8 @@ export function AccountPanel({ user, onDone }: { user: PublicUser; onDone: () =>
     setDeleting(true)
     try {
       await deleteAccount()
-      // Its saved addresses are gone with it.
-      if (currentEmail && saved.data?.addresses.some((a) => a.email === currentEmail)) useCurrentAddress.getState().clear()
+      // Its saved addresses are gone with it, here too.
+      for (const a of saved.data?.addresses ?? []) useCurrentAddress.getState().forget(a.email)
       await signOut()
       toast({ title: t('toast.accountDeleted'), description: t('toast.accountDeletedText') })
       onDone()
@@ -60,8 +60,9 @@ export function AccountPanel({ user, onDone }: { user: PublicUser; onDone: () =>
 
   function openInbox(email: string, expiresAt: string) {
     setAddress(email, expiresAt)
-    onDone()
-    void navigate('/')
+    onOpenInbox()
+    // The hash brings the inbox into view and focus (ScrollManager), from any page.
+    void navigate({ pathname: '/', hash: '#temp-email' })
   }
 
   const addresses = saved.data?.addresses ?? []
@@ -125,12 +126,14 @@ export function AccountPanel({ user, onDone }: { user: PublicUser; onDone: () =>
           {t('signOutEverywhere')}
         </Button>
       </div>
-      <div className="flex">
-        <Button variant="destructive" className="flex-1" onClick={handleDelete} disabled={deleting}>
+      <section aria-labelledby="danger-zone-title" className="space-y-2 rounded-md border border-red-300 p-3 dark:border-red-800">
+        <h3 id="danger-zone-title" className="text-sm font-semibold text-red-800 dark:text-red-300">{t('danger.title')}</h3>
+        <p className="text-sm text-slate-600 dark:text-slate-400">{t('danger.text')}</p>
+        <Button variant="destructive" className="w-full" onClick={handleDelete} disabled={deleting}>
           <Trash2 aria-hidden />
           {deleting ? t('deleting') : t('deleteAccount')}
         </Button>
-      </div>
+      </section>
     </div>
   )
 }

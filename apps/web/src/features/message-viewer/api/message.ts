@@ -19,6 +19,7 @@ export function useMessage(address: string, id: string) {
   return useSWR<FullMessage>(messageUrl(address, id), (url: string) => apiJson<FullMessage>('GET', url))
 }
 
-export async function deleteMessage(address: string, id: string): Promise<void> {
-  await apiRequest('DELETE', messageUrl(address, id))
+/** `init.keepalive` lets a deletion sent as the page goes away still reach the server. */
+export async function deleteMessage(address: string, id: string, init?: RequestInit): Promise<void> {
+  await apiRequest('DELETE', messageUrl(address, id), undefined, init)
 }

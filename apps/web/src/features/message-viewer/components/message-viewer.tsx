@@ -2,7 +2,7 @@ import { buttonVariants } from '@tempbox/ui'
 import { Download, Trash2, X } from 'lucide-react'
 import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { deleteMessage, rawUrl, useMessage } from '../api/message'
+import { rawUrl, useMessage } from '../api/message'
 import { AttachmentList } from './attachment-list'
 import { MailFrame } from './mail-frame'
 import { PlainText } from './plain-text'
@@ -13,29 +13,17 @@ interface MessageViewerProps {
   address: string
   id: string
   onClose: () => void
-  onDeleted: () => void
-  onDeleteFailed: () => void
+  /** The reader asked to delete it (the inbox offers Undo before the server deletes it). */
+  onDelete: () => void
 }
 
 /** The expanded message: safe HTML or text, attachments, .eml download, headers, delete (issue 3). */
-export function MessageViewer({ address, id, onClose, onDeleted, onDeleteFailed }: MessageViewerProps) {
+export function MessageViewer({ address, id, onClose, onDelete }: MessageViewerProps) {
   const { t, i18n } = useTranslation('email')
   const { data: message, error } = useMessage(address, id)
   const [view, setView] = useState<'html' | 'text' | null>(null)
   const [showRemote, setShowRemote] = useState(false)
   const [showHeaders, setShowHeaders] = useState(false)
-  const [deleting, setDeleting] = useState(false)
-
-  const remove = async () => {
-    setDeleting(true)
-    try {
-      await deleteMessage(address, id)
-      onDeleted()
-    } catch {
-      onDeleteFailed()
-      setDeleting(false)
-    }
-  }
 
   // Escape closes the open message, unless something above it (a dialog, a menu) takes the key first.
   useEffect(() => {
@@ -158,9 +146,9 @@ export function MessageViewer({ address, id, onClose, onDeleted, onDeleteFailed 
         <button type="button" aria-expanded={showHeaders} onClick={() => setShowHeaders((v) => !v)} className={button}>
           {showHeaders ? t('viewer.hideHeaders') : t('viewer.headers')}
         </button>
-        <button type="button" onClick={() => void remove()} disabled={deleting} className={button}>
+        <button type="button" onClick={onDelete} className={button}>
           <Trash2 className="h-4 w-4" aria-hidden />
-          {deleting ? t('viewer.deleting') : t('viewer.delete')}
+          {t('viewer.delete')}
         </button>
         {closeButton}
       </div>

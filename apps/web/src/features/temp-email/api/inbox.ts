@@ -1,6 +1,6 @@
 import type { DomainsResponse, GenerateEmailBody, GenerateEmailResponse, InboxResponse } from '@tempbox/types'
 import useSWR from 'swr'
-import { apiJson } from '../../../lib/api-client'
+import { apiJson, apiRequest } from '../../../lib/api-client'
 
 /** The inbox refetch interval of spec §4; the SSE stream makes it a fallback. */
 export const INBOX_POLL_MS = 10_000
@@ -32,6 +32,11 @@ export function refreshInbox(email: string): Promise<InboxResponse> {
 
 export function generateEmail(body: GenerateEmailBody = {}): Promise<GenerateEmailResponse> {
   return apiJson<GenerateEmailResponse>('POST', '/api/email/generate', body)
+}
+
+/** Releases an address before it expires: the server deletes it with its mail and frees its place under the limit. */
+export async function releaseAddress(email: string): Promise<void> {
+  await apiRequest('DELETE', inboxUrl(email))
 }
 
 /** The newest page of the inbox of `email`, refetched every 10 s while there is an address. */

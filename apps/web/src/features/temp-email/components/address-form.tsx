@@ -4,10 +4,19 @@ import { useTranslation } from 'react-i18next'
 import { useDomains } from '../api/inbox'
 import { inputClass, primaryButton, secondaryButton } from './styles'
 
+/** Why the last generate failed: a refused chosen name (shown at the field), the active-address limit, or else. */
+export interface GenerateError {
+  kind: 'name' | 'limit' | 'other'
+  message: string
+}
+
 interface AddressFormProps {
   pending: boolean
   hasAddress: boolean
+  error: GenerateError | null
   onGenerate: (choice: { localPart?: string; domain?: string }) => void
+  /** Brings the list of this browser's addresses into view, to release one (shown with the limit's error). */
+  onReleaseOld: () => void
 }
 
 /** Symbols of the server's random names (no look-alikes 0/o, 1/l). */
@@ -24,7 +33,7 @@ function randomSuffix(): string {
  * Generate button plus the optional "your own address" fields (issue 3). Anyone who guesses a chosen name reads its
  * mail, so the form says so, offers to add random characters, and refuses names the server would refuse as too short.
  */
-export function AddressForm({ pending, hasAddress, onGenerate }: AddressFormProps) {
+export function AddressForm({ pending, hasAddress, error, onGenerate, onReleaseOld }: AddressFormProps) {
   const { t } = useTranslation('email')
   const [custom, setCustom] = useState(false)
   const [localPart, setLocalPart] = useState('')
@@ -62,7 +71,7 @@ export function AddressForm({ pending, hasAddress, onGenerate }: AddressFormProp
                 setTooShort(false)
               }}
               aria-describedby={`${id}-local-warning`}
-              aria-invalid={tooShort || undefined}
+              aria-invalid={tooShort || error?.kind === 'name' || undefined}
               placeholder={t('localPartPlaceholder')}
               autoComplete="off"
               spellCheck={false}
@@ -70,8 +79,9 @@ export function AddressForm({ pending, hasAddress, onGenerate }: AddressFormProp
               className={inputClass}
             />
           </div>
-          <span aria-hidden className="hidden pb-2 text-slate-500 sm:block">@</span>
           {domains.length > 1 ? (
+            <>
+            <span aria-hidden className="hidden pb-2 text-slate-500 sm:block">@</span>
             <div className="sm:w-56">
               <label htmlFor={`${id}-domain`} className="mb-1 block text-sm font-medium text-slate-700 dark:text-slate-300">
                 {t('domainLabel')}
@@ -84,6 +94,7 @@ export function AddressForm({ pending, hasAddress, onGenerate }: AddressFormProp
                 ))}
               </select>
             </div>
+            </>
           ) : (
             domains[0] && <span className="pb-2 text-sm text-slate-600 dark:text-slate-400">@{domains[0]}</span>
           )}
@@ -93,6 +104,9 @@ export function AddressForm({ pending, hasAddress, onGenerate }: AddressFormProp
         <div id={`${id}-local-warning`} className="space-y-1 text-sm">
           {tooShort && (
             <p role="alert" className="text-red-700 dark:text-red-400">{t('localPartTooShort', { min: MIN_CHOSEN_LOCAL_PART_LENGTH })}</p>
+          )}
+          {!tooShort && error?.kind === 'name' && (
+            <p role="alert" className="text-red-700 dark:text-red-400">{error.message}</p>
           )}
           <p className="text-amber-800 dark:text-amber-300">
             {t('localPartWarning')}{' '}
@@ -110,13 +124,28 @@ export function AddressForm({ pending, hasAddress, onGenerate }: AddressFormProp
         </div>
       )}
       <div className="flex flex-col gap-2 sm:flex-row">
-        <button type="submit" disabled={pending} className={primaryButton}>
+        <button
+          type="submit"
+          disabled={pending}
+          aria-describedby={error && error.kind !== 'name' ? `${id}-error` : undefined}
+          className={primaryButton}
+        >
           {pending ? t('generating') : hasAddress ? t('generateNew') : t('generate')}
         </button>
         <button type="button" aria-pressed={custom} onClick={() => setCustom((v) => !v)} className={secondaryButton}>
           {custom ? t('randomAddress') : t('customToggle')}
         </button>
       </div>
+      {error && error.kind !== 'name' && (
+        <div id={`${id}-error`} role="alert" className="flex flex-wrap items-center gap-2 text-sm text-red-700 dark:text-red-400">
+          <p>{error.message}</p>
+          {error.kind === 'limit' && (
+            <button type="button" onClick={onReleaseOld} className="font-medium underline underline-offset-2">
+              {t('releaseOld')}
+            </button>
+          )}
+        </div>
+      )}
     </form>
   )
 }

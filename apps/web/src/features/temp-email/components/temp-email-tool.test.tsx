@@ -11,6 +11,7 @@ import { gate } from '../../../testing/gate'
 import { fullMessage, inboxMessage, inboxPage } from '../../../testing/mocks/email-data'
 import { emailState, TEST_ADDRESS } from '../../../testing/mocks/email-handlers'
 import { server } from '../../../testing/mocks/server'
+import { UNDO_DELETE_MS } from '../hooks/use-undoable-delete'
 import { TempEmailTool } from './temp-email-tool'
 
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }))
@@ -26,8 +27,7 @@ afterEach(() => {
 })
 afterAll(() => server.close())
 
-function renderTool() {
-  const user = userEvent.setup()
+function renderTool(user = userEvent.setup()) {
   render(
     <SWRConfig value={{ ...swrConfig, provider: () => new Map() }}>
       <TempEmailTool />
@@ -336,15 +336,31 @@ describe('inbox', () => {
     }
   })
 
-  it('deletes a message', async () => {
-    withAddress()
-    emailState.messages = [inboxMessage({ id: '7', subject: 'Delete me' })]
-    const user = renderTool()
-    await user.click(await screen.findByRole('button', { name: /Delete me/ }))
-    await user.click(await screen.findByRole('button', { name: 'Delete' }))
-    await expectToast('Message Deleted')
-    await waitFor(() => expect(screen.queryByText('Delete me')).not.toBeInTheDocument())
-    expect(emailState.deleted).toEqual(['7'])
+  it('deletes a message with Undo: gone from the list at once, deleted on the server only after the Undo time', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true })
+    try {
+      withAddress()
+      emailState.messages = [inboxMessage({ id: '7', subject: 'Delete me' })]
+      const user = renderTool(userEvent.setup({ advanceTimers: vi.advanceTimersByTime }))
+      await user.click(await screen.findByRole('button', { name: /Delete me/ }))
+      await user.click(await screen.findByRole('button', { name: 'Delete' }))
+      await expectToast('Message Deleted')
+      expect(screen.queryByText('Delete me')).not.toBeInTheDocument()
+      await user.click(screen.getByRole('button', { name: 'Undo' }))
+      expect(await screen.findByText('Delete me')).toBeInTheDocument()
+      await act(() => vi.advanceTimersByTimeAsync(UNDO_DELETE_MS + 100))
+      expect(emailState.deleted).toEqual([])
+
+      await user.click(screen.getByRole('button', { name: /Delete me/ }))
+      await user.click(await screen.findByRole('button', { name: 'Delete' }))
+      await act(() => vi.advanceTimersByTimeAsync(UNDO_DELETE_MS - 500))
+      expect(emailState.deleted).toEqual([])
+      await act(() => vi.advanceTimersByTimeAsync(600))
+      await waitFor(() => expect(emailState.deleted).toEqual(['7']))
+      expect(screen.queryByText('Delete me')).not.toBeInTheDocument()
+    } finally {
+      vi.useRealTimers()
+    }
   })
 })
 

@@ -1,20 +1,23 @@
 import type { MessageSummary } from '@tempbox/types'
+import { ToastAction } from '@tempbox/ui'
 import { Copy, Mail, RefreshCw } from 'lucide-react'
-import { useCallback, useEffect, useState } from 'react'
+import { useCallback, useEffect, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useSWRConfig } from 'swr'
 import { ApiError } from '../../../lib/api-client'
-import { useCurrentAddress } from '../../../stores/current-address'
+import { dropExpiredAddresses, useCurrentAddress, type KeptAddress } from '../../../stores/current-address'
 import { MessageViewer } from '../../message-viewer/components/message-viewer'
-import { generateEmail, inboxUrl, refreshInbox } from '../api/inbox'
+import { generateEmail, inboxUrl, refreshInbox, releaseAddress } from '../api/inbox'
 import { useEmailStream } from '../hooks/use-email-stream'
 import { useInboxMessages } from '../hooks/use-inbox-messages'
 import { useNotify } from '../hooks/use-notify'
 import { useNow } from '../hooks/use-now'
+import { UNDO_DELETE_MS, useUndoableDelete } from '../hooks/use-undoable-delete'
 import { copyText } from '../lib/clipboard'
 import { countdown } from '../lib/format'
 import { removeMessage } from '../lib/inbox-cache'
-import { AddressForm } from './address-form'
+import { AddressForm, type GenerateError } from './address-form'
+import { KeptAddresses } from './kept-addresses'
 import { MessageList } from './message-list'
 import { OlderMessages } from './older-messages'
 import { secondaryButton } from './styles'
@@ -32,12 +35,23 @@ export function TempEmailTool() {
   const expiresAt = useCurrentAddress((s) => s.expiresAt)
   const setAddress = useCurrentAddress((s) => s.setAddress)
   const clearAddress = useCurrentAddress((s) => s.clear)
+  const forgetAddress = useCurrentAddress((s) => s.forget)
+  const kept = useCurrentAddress((s) => s.addresses)
+  const [generateError, setGenerateError] = useState<GenerateError | null>(null)
+  const [releasing, setReleasing] = useState<string | null>(null)
+  const keptHeading = useRef<HTMLHeadingElement>(null)
   const [generating, setGenerating] = useState(false)
   const [checking, setChecking] = useState(false)
   const [expandedId, setExpandedId] = useState<string | null>(null)
   const [expired, setExpired] = useState(false)
   const now = useNow(1000)
   const inbox = useInboxMessages(email)
+  const deletion = useUndoableDelete({
+    onDeleted: (address, id) => void removeMessage(mutate, address, id),
+    onFailed: () => notify({ title: t('toast.errorTitle'), description: t('toast.deleteFailed'), variant: 'destructive' }),
+  })
+
+  useEffect(() => dropExpiredAddresses(now), [now])
 
   const handleExpired = useCallback(() => {
     clearAddress()
@@ -66,11 +80,20 @@ export function TempEmailTool() {
       setAddress(result.email, result.expiresAt)
       setExpandedId(null)
       setExpired(false)
+      setGenerateError(null)
       notify({ title: t('toast.generatedTitle'), description: t('toast.generatedText', { email: result.email }) })
     } catch (error) {
-      // A chosen name the server refuses (taken, reserved, malformed) is explained in the server's own words.
-      const ownWords = choice.localPart && error instanceof ApiError && (error.status === 400 || error.status === 409)
-      notify({ title: t('toast.errorTitle'), description: ownWords ? error.message : t('toast.generateFailed'), variant: 'destructive' })
+      // A chosen name the server refuses (taken, reserved, malformed) and the per-client limits are explained in the
+      // server's own words, at the form; the limit's note offers to release an old address.
+      const refusal = error instanceof ApiError ? error : null
+      const next: GenerateError =
+        refusal?.code === 'too_many_active_addresses' || refusal?.code === 'rate_limited'
+          ? { kind: 'limit', message: refusal.message }
+          : choice.localPart && refusal && (refusal.status === 400 || refusal.status === 409)
+            ? { kind: 'name', message: refusal.message }
+            : { kind: 'other', message: t('toast.generateFailed') }
+      setGenerateError(next)
+      notify({ title: t('toast.errorTitle'), description: next.message, variant: 'destructive' })
     } finally {
       setGenerating(false)
     }
@@ -97,11 +120,52 @@ export function TempEmailTool() {
     }
   }
 
-  const onDeleted = (id: string) => {
+  const onDelete = (id: string) => {
     if (!email) return
     setExpandedId(null)
-    void removeMessage(mutate, email, id)
-    notify({ title: t('toast.deletedTitle') })
+    deletion.remove(email, id)
+    notify({
+      title: t('toast.deletedTitle'),
+      duration: UNDO_DELETE_MS,
+      action: (
+        <ToastAction altText={t('toast.undoDelete')} onClick={() => deletion.undo(id)}>
+          {t('toast.undo')}
+        </ToastAction>
+      ),
+    })
+  }
+
+  // Closing (Escape, Close) puts focus back on the message's row rather than losing it with the panel.
+  const closeMessage = (id: string) => {
+    setExpandedId(null)
+    requestAnimationFrame(() => document.getElementById(`message-row-${id}`)?.focus())
+  }
+
+  const switchTo = (address: KeptAddress) => {
+    setAddress(address.email, address.expiresAt)
+    setExpired(false)
+  }
+
+  const release = async (address: string) => {
+    if (!window.confirm(t('kept.releaseConfirm', { email: address }))) return
+    setReleasing(address)
+    try {
+      await releaseAddress(address)
+      forgetAddress(address)
+      setGenerateError((current) => (current?.kind === 'limit' ? null : current))
+      notify({ title: t('toast.releasedTitle'), description: t('toast.releasedText', { email: address }) })
+    } catch (error) {
+      // Already gone on the server (expired, or released from another tab): nothing is left to keep.
+      if (isGone(error)) forgetAddress(address)
+      else notify({ title: t('toast.errorTitle'), description: error instanceof ApiError ? error.message : t('toast.releaseFailed'), variant: 'destructive' })
+    } finally {
+      setReleasing(null)
+    }
+  }
+
+  const showKept = () => {
+    keptHeading.current?.scrollIntoView({ behavior: 'smooth', block: 'center' })
+    keptHeading.current?.focus({ preventScroll: true })
   }
 
   const loadOlder = async () => {
@@ -113,7 +177,9 @@ export function TempEmailTool() {
     }
   }
 
-  const { messages, total } = inbox
+  // A message deleted a moment ago stays out of the list while its Undo is open.
+  const messages = inbox.messages.filter((m) => !deletion.hidden.has(m.id))
+  const total = inbox.total - (inbox.messages.length - messages.length)
 
   return (
     <section id="temp-email" aria-labelledby="temp-email-title" className="mx-auto w-full max-w-3xl px-1 py-6 sm:px-4">
@@ -158,7 +224,23 @@ export function TempEmailTool() {
           </p>
         )}
 
-        <AddressForm pending={generating} hasAddress={email !== null} onGenerate={(choice) => void generate(choice)} />
+        <AddressForm
+          pending={generating}
+          hasAddress={email !== null}
+          error={generateError}
+          onGenerate={(choice) => void generate(choice)}
+          onReleaseOld={showKept}
+        />
+
+        <KeptAddresses
+          ref={keptHeading}
+          addresses={kept}
+          current={email}
+          now={now}
+          releasing={releasing}
+          onSwitch={switchTo}
+          onRelease={(address) => void release(address)}
+        />
 
         {email && (
           <div className="mt-6">
@@ -186,9 +268,8 @@ export function TempEmailTool() {
                   <MessageViewer
                     address={email}
                     id={message.id}
-                    onClose={() => setExpandedId(null)}
-                    onDeleted={() => onDeleted(message.id)}
-                    onDeleteFailed={() => notify({ title: t('toast.errorTitle'), description: t('toast.deleteFailed'), variant: 'destructive' })}
+                    onClose={() => closeMessage(message.id)}
+                    onDelete={() => onDelete(message.id)}
                   />
                 )}
               />
