@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os'
 import { request } from 'node:http'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { createDb } from '@tempbox/db'
+import { createDb, insertMessage } from '@tempbox/db'
 import { startApiStack } from './lib/api-stack.js'
 import { machineLine, writeBenchmarkSection } from './lib/benchmarks-md.js'
 import { freePort, spawnUntil, treeCpuMs, treeRssMb, type Child } from './lib/processes.js'
@@ -69,23 +69,17 @@ async function fillInbox(apiUrl: string, dbPath: string): Promise<string> {
   for (let i = 0; i < 50; i++) {
     const m = message(i)
     const raw = Buffer.from(`From: Example <hello@example.com>\r\nSubject: ${m.subject}\r\n\r\n${m.text}\r\n`)
-    await db
-      .insertInto('message')
-      .values({
-        inbox_id: inbox.id,
+    await insertMessage(db, [inbox.id], {
+      content: { recipients: JSON.stringify([{ name: '', address }]), headers: '[]', text: m.text, html: m.html, raw },
+      listing: {
         from_name: 'Example',
         from_address: 'hello@example.com',
-        recipients: JSON.stringify([{ name: '', address }]),
         subject: m.subject,
-        text: m.text,
-        html: m.html,
         sent_at: now - (50 - i) * 60_000,
         received_at: now - (50 - i) * 60_000,
         size: raw.length,
-        headers: '[]',
-        raw,
-      })
-      .execute()
+      },
+    })
   }
   await db.destroy()
   return address

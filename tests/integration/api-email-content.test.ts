@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join, relative, resolve } from 'node:path'
-import { createDb, fullSource, type Db } from '@tempbox/db'
+import { createDb, fullSource, selectMessagesWithContent, type Db } from '@tempbox/db'
 import nodemailer, { type Transporter } from 'nodemailer'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { REPO_ROOT, startStack, type Stack } from '../support/stack.js'
@@ -104,7 +104,7 @@ describe('attachments and source over the real stack', () => {
     const raw = await fetch(`${stack.apiUrl}/api/email/${address}/messages/${id}/raw`)
     expect(raw.headers.get('content-type')).toBe('message/rfc822')
     expect(raw.headers.get('content-disposition')).toContain('filename="Rapport trimestriel.eml"')
-    const stored = await db.selectFrom('message').select(['raw', 'text', 'raw_body_is_text']).where('id', '=', Number(id)).executeTakeFirstOrThrow()
+    const stored = await selectMessagesWithContent(db).select(['raw', 'text', 'raw_body_is_text']).where('message.id', '=', Number(id)).executeTakeFirstOrThrow()
     expect(Buffer.from(await raw.arrayBuffer()).equals(fullSource(stored))).toBe(true)
 
     const del = await fetch(`${stack.apiUrl}/api/email/${address}/messages/${id}`, { method: 'DELETE' })

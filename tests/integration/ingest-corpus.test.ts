@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join, relative, resolve } from 'node:path'
-import { createDb, type Db } from '@tempbox/db'
+import { createDb, selectMessagesWithContent, type Db } from '@tempbox/db'
 import nodemailer from 'nodemailer'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { REPO_ROOT, startStack, type Stack } from '../support/stack.js'
@@ -83,10 +83,9 @@ describe('the real-mail corpus', () => {
     '%s is accepted with 250, stored with its subject and sender decoded, and downloads whole',
     async (_name, file, i) => {
       expect(replies.get(file)).toMatch(/^250 /)
-      const row = await db
-        .selectFrom('message')
+      const row = await selectMessagesWithContent(db)
         .innerJoin('inbox', 'inbox.id', 'message.inbox_id')
-        .select(['message.id', 'message.subject', 'message.from_name', 'message.from_address', 'message.raw', 'message.size', 'message.headers'])
+        .select(['message.id', 'message.subject', 'message.from_name', 'message.from_address', 'raw', 'message.size', 'headers'])
         .where('inbox.address', '=', `corpus${i}@${stack.mailDomain}`)
         .executeTakeFirstOrThrow()
       const headers = JSON.parse(row.headers) as Array<[string, string]>

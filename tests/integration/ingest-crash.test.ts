@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import { createDb, fullSource, type Db } from '@tempbox/db'
+import { createDb, fullSource, selectMessagesWithContent, type Db } from '@tempbox/db'
 import nodemailer from 'nodemailer'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startStack, waitFor, type Stack } from '../support/stack.js'
@@ -71,10 +71,9 @@ describe('mail ingest killed with SIGKILL mid-stream', () => {
     expect(acked.size).toBeGreaterThanOrEqual(ACKS_BEFORE_KILL)
 
     await stack.restartIngest()
-    const rows = await db
-      .selectFrom('message')
+    const rows = await selectMessagesWithContent(db)
       .innerJoin('inbox', 'inbox.id', 'message.inbox_id')
-      .select(['message.id', 'message.subject', 'message.raw', 'message.text', 'message.raw_body_is_text', 'message.size', 'message.attachment_count', 'inbox.address'])
+      .select(['message.id', 'message.message_content_id', 'message.subject', 'raw', 'text', 'raw_body_is_text', 'message.size', 'message.attachment_count', 'inbox.address'])
       .where('message.subject', 'like', 'crash %')
       .execute()
     const bySubject = new Map(rows.map((row) => [row.subject, row]))
@@ -85,7 +84,7 @@ describe('mail ingest killed with SIGKILL mid-stream', () => {
       expect(fullSource(row!).equals(sent.raw), `raw bytes of ${id} differ`).toBe(true)
       expect(row!.size).toBe(sent.raw.length)
       expect(row!.attachment_count).toBe(1)
-      const attachment = await db.selectFrom('attachment').select(['filename', 'content']).where('message_id', '=', row!.id).executeTakeFirstOrThrow()
+      const attachment = await db.selectFrom('attachment').select(['filename', 'content']).where('message_content_id', '=', row!.message_content_id).executeTakeFirstOrThrow()
       expect(attachment.filename).toBe(`${id}.bin`)
       expect(attachment.content.equals(sent.attachment)).toBe(true)
     }

@@ -3,6 +3,7 @@ import { createHmac } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { insertMessage } from '@tempbox/db'
 import { buildTestApp } from './helper.js'
 import { bearer, signUp } from './auth-helpers.js'
 import type { App } from '../src/app.js'
@@ -165,13 +166,10 @@ describe('saved addresses and deletion', () => {
     const address = gen.json().email as string
     const keep = (await app.inject({ method: 'POST', url: '/api/email/generate', headers: bearer(other.token) })).json().email as string
     const inbox = await app.db.selectFrom('inbox').selectAll().where('address', '=', address).executeTakeFirstOrThrow()
-    await app.db
-      .insertInto('message')
-      .values({
-        inbox_id: inbox.id, from_name: 'A', from_address: 'a@example.com', recipients: '[]', subject: 'hi', text: 'hello',
-        html: null, sent_at: null, received_at: Date.now(), size: 5, headers: '[]', raw: Buffer.from('hello'),
-      })
-      .execute()
+    await insertMessage(app.db, [inbox.id], {
+      content: { recipients: '[]', headers: '[]', text: 'hello', html: null, raw: Buffer.from('hello') },
+      listing: { from_name: 'A', from_address: 'a@example.com', subject: 'hi', sent_at: null, received_at: Date.now(), size: 5 },
+    })
     // Warm the inbox cache so deletion must also clear it.
     expect((await app.inject({ method: 'GET', url: `/api/email/${address}` })).statusCode).toBe(200)
 
@@ -181,6 +179,7 @@ describe('saved addresses and deletion', () => {
 
     expect(await app.db.selectFrom('inbox').select('address').execute()).toEqual([{ address: keep }])
     expect(await app.db.selectFrom('message').selectAll().execute()).toEqual([])
+    expect(await app.db.selectFrom('message_content').selectAll().execute()).toEqual([])
     expect((await app.inject({ method: 'GET', url: `/api/email/${address}` })).statusCode).toBe(404)
     expect((await app.inject({ method: 'GET', url: '/api/auth/me', headers: bearer(token) })).statusCode).toBe(401)
     expect((await app.inject({ method: 'DELETE', url: '/api/auth/account', headers: bearer(token) })).statusCode).toBe(401)

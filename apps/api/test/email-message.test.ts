@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { selectMessagesWithContent } from '@tempbox/db'
 import type { App } from '../src/app.js'
 import { buildTestApp } from './helper.js'
 import { deliver, generate } from './email-fixtures.js'
@@ -58,7 +59,7 @@ describe('raw source and attachments', () => {
   it('downloads a plain message stored as header block + text byte for byte', async () => {
     const raw = Buffer.from('From: a@example.test\r\nSubject: Plain\r\n\r\nYour code is 4821.\r\n\r\nBye\r\n')
     const id = await deliver(app, address, { subject: 'Plain', raw, text: 'Your code is 4821.\n\nBye\n' })
-    const stored = await app.db.selectFrom('message').select(['raw', 'raw_body_is_text']).where('id', '=', id).executeTakeFirstOrThrow()
+    const stored = await selectMessagesWithContent(app.db).select(['raw', 'raw_body_is_text']).where('message.id', '=', id).executeTakeFirstOrThrow()
     expect(stored.raw_body_is_text).toBe(1)
     const res = await app.inject({ method: 'GET', url: `/api/email/${address}/messages/${id}/raw` })
     expect(res.statusCode).toBe(200)

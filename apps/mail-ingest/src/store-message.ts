@@ -1,4 +1,4 @@
-import type { createDb, Db, NewAttachment, NewMessage, StoredSource } from '@tempbox/db'
+import type { createDb, Db, NewAttachment, NewMessage, NewMessageContent, StoredSource } from '@tempbox/db'
 import { sql } from 'kysely'
 import type { ParsedMessage } from './parse-message.js'
 import type { StoredDerivation } from './derive-view.js'
@@ -7,7 +7,7 @@ import type { StoredDerivation } from './derive-view.js'
 export type SqliteHandle = ReturnType<typeof createDb>['sqlite']
 
 export interface IncomingMessage {
-  /** Distinct inboxes the message goes to; one row is stored for each. */
+  /** Distinct inboxes the message goes to: its content is stored once, with a listing row for each. */
   inboxIds: number[]
   parsed: ParsedMessage
   /** The bytes received after DATA, as they are stored (toStoredSource: the body may be left to `parsed.text`). */
@@ -20,25 +20,17 @@ export interface IncomingMessage {
 /** Writes messages and their attachments in ONE transaction: all of them are committed, or none. */
 export type WriteMessages = (messages: IncomingMessage[]) => void
 
-/** A message row as bound to the INSERT: `text` may be UTF-8 bytes, which the statement casts to TEXT. */
-type MessageRow = Omit<NewMessage, 'text'> & { text: ParsedMessage['text'] }
+/** A content row as bound to the INSERT: `text` may be UTF-8 bytes, which the statement casts to TEXT. */
+type ContentRow = Omit<NewMessageContent, 'text'> & { text: ParsedMessage['text'] }
 
-function messageRow(inboxId: number, { parsed, source, receivedAt, derived }: IncomingMessage, recipients: string, headers: string): MessageRow {
+function contentRow({ parsed, source, derived }: IncomingMessage): ContentRow {
   return {
-    inbox_id: inboxId,
-    from_name: parsed.from.name,
-    from_address: parsed.from.address,
-    recipients,
-    subject: parsed.subject,
+    raw_body_is_text: source.bodyIsText ? 1 : 0,
+    recipients: JSON.stringify(parsed.recipients),
+    headers: JSON.stringify(parsed.headers),
     text: parsed.text,
     html: parsed.html,
-    sent_at: parsed.sentAt,
-    received_at: receivedAt,
-    size: source.size,
-    headers,
     raw: source.raw,
-    attachment_count: parsed.attachments.length,
-    raw_body_is_text: source.bodyIsText ? 1 : 0,
     derived_version: derived.version,
     preview: derived.preview,
     html_text: derived.htmlText,
@@ -50,9 +42,23 @@ function messageRow(inboxId: number, { parsed, source, receivedAt, derived }: In
   }
 }
 
-function attachmentRow(messageId: number, position: number, a: ParsedMessage['attachments'][number]): NewAttachment {
+function messageRow(inboxId: number, contentId: number, { parsed, source, receivedAt }: IncomingMessage): NewMessage {
   return {
-    message_id: messageId,
+    inbox_id: inboxId,
+    message_content_id: contentId,
+    from_name: parsed.from.name,
+    from_address: parsed.from.address,
+    subject: parsed.subject,
+    sent_at: parsed.sentAt,
+    received_at: receivedAt,
+    size: source.size,
+    attachment_count: parsed.attachments.length,
+  }
+}
+
+function attachmentRow(contentId: number, position: number, a: ParsedMessage['attachments'][number]): NewAttachment {
+  return {
+    message_content_id: contentId,
     position,
     filename: a.filename,
     content_type: a.contentType,
@@ -67,7 +73,8 @@ function attachmentRow(messageId: number, position: number, a: ParsedMessage['at
  * The queries are written with Kysely (so they are checked against the schema) but compiled once and run as
  * cached better-sqlite3 prepared statements inside a synchronous transaction: building and preparing the
  * SQL for every row cost more CPU than SQLite's own work. Row objects always have the same key order, so
- * their values line up with the compiled placeholders.
+ * their values line up with the compiled placeholders. A message's content and attachments are written once
+ * however many of our addresses it went to; each inbox gets a small row pointing at them.
  */
 export function createMessageWriter(db: Db, sqlite: SqliteHandle): WriteMessages {
   const sample: IncomingMessage = {
@@ -77,33 +84,31 @@ export function createMessageWriter(db: Db, sqlite: SqliteHandle): WriteMessages
     derived: { version: 0, preview: '', htmlText: null, codes: [], links: [], safeHtml: null, hasRemoteContent: false, htmlWithheld: null },
     parsed: { from: { name: '', address: '' }, recipients: [], subject: '', text: null, html: null, sentAt: null, headers: [], attachments: [] },
   }
-  const sampleRow = messageRow(0, sample, '', '')
+  const sampleContent = contentRow(sample)
   // CAST: bytes would otherwise be stored as a BLOB; the cast reinterprets them as text in the database's UTF-8, copying
   // nothing (a string is left as it is).
-  const insertMessage = sqlite.prepare(
-    db.insertInto('message').values({ ...sampleRow, text: sql<string | null>`CAST(${sampleRow.text} AS TEXT)` }).compile().sql,
+  const insertContent = sqlite.prepare(
+    db.insertInto('message_content').values({ ...sampleContent, text: sql<string | null>`CAST(${sampleContent.text} AS TEXT)` }).compile().sql,
   )
+  const insertMessage = sqlite.prepare(db.insertInto('message').values(messageRow(0, 0, sample)).compile().sql)
   const insertAttachment = sqlite.prepare(
     db.insertInto('attachment').values(attachmentRow(0, 0, { filename: '', contentType: '', size: 0, contentId: null, isInline: false, content: Buffer.alloc(0) })).compile().sql,
   )
   return sqlite.transaction((messages: IncomingMessage[]) => {
     for (const message of messages) {
-      const recipients = JSON.stringify(message.parsed.recipients)
-      const headers = JSON.stringify(message.parsed.headers)
-      for (const inboxId of message.inboxIds) {
-        const { lastInsertRowid } = insertMessage.run(Object.values(messageRow(inboxId, message, recipients, headers)))
-        message.parsed.attachments.forEach((a, position) => {
-          insertAttachment.run(Object.values(attachmentRow(Number(lastInsertRowid), position, a)))
-        })
-      }
+      const contentId = Number(insertContent.run(Object.values(contentRow(message))).lastInsertRowid)
+      message.parsed.attachments.forEach((a, position) => {
+        insertAttachment.run(Object.values(attachmentRow(contentId, position, a)))
+      })
+      for (const inboxId of message.inboxIds) insertMessage.run(Object.values(messageRow(inboxId, contentId, message)))
     }
   })
 }
 
-/** About what one stored message adds to the WAL: its large columns, once per inbox it goes to. */
+/** About what one stored message adds to the WAL: its large columns once, and a small row per inbox it goes to. */
 export function walBytesOf({ source, parsed, inboxIds, derived }: IncomingMessage): number {
   const attachments = parsed.attachments.reduce((sum, a) => sum + a.content.length, 0)
-  return (source.raw.length + (parsed.text?.length ?? 0) + (parsed.html?.length ?? 0) + derivedLength(derived) + attachments + 512) * inboxIds.length
+  return source.raw.length + (parsed.text?.length ?? 0) + (parsed.html?.length ?? 0) + derivedLength(derived) + attachments + 512 * inboxIds.length
 }
 
 function derivedLength(d: StoredDerivation): number {

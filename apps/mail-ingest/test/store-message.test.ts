@@ -1,4 +1,4 @@
-import { createDb, fullSource, migrateToLatest, toStoredSource, type Db } from '@tempbox/db'
+import { CONTENT_COLUMNS, createDb, fullSource, migrateToLatest, selectMessagesWithContent, toStoredSource, type Db } from '@tempbox/db'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { ParsedMessage } from '../src/parse-message.js'
 import { deriveView } from '../src/derive-view.js'
@@ -49,14 +49,14 @@ describe('message store', () => {
   it('writes every field of the message and its attachments', async () => {
     const store = createMessageStore(createMessageWriter(db, sqlite), { maxBatchMessages: 10 })
     await store.store(message('first'))
-    const row = await db.selectFrom('message').selectAll().executeTakeFirstOrThrow()
+    const row = await selectMessagesWithContent(db).selectAll('message').select(CONTENT_COLUMNS).executeTakeFirstOrThrow()
     expect(row).toMatchObject({
       inbox_id: inboxId, from_name: 'Ann', from_address: 'ann@example.test', subject: 'first', text: 'body of first',
       html: null, sent_at: 1_700_000_000_000, attachment_count: 1, headers: '[["Subject","first"]]',
     })
     expect(row.raw.toString()).toBe('Subject: first\r\n\r\nbody\r\n')
     const attachment = await db.selectFrom('attachment').selectAll().executeTakeFirstOrThrow()
-    expect(attachment).toMatchObject({ message_id: row.id, position: 0, filename: 'a.txt', content_type: 'text/plain', size: 3, is_inline: 0 })
+    expect(attachment).toMatchObject({ message_content_id: row.message_content_id, position: 0, filename: 'a.txt', content_type: 'text/plain', size: 3, is_inline: 0 })
   })
 
   it('stores the body of a plain-text message once, as its text, and gives back the exact source', async () => {
@@ -64,7 +64,7 @@ describe('message store', () => {
     const plain = { ...message('plain'), source: toStoredSource(received, 'Line one\nLine two\n') }
     plain.parsed.text = 'Line one\nLine two\n'
     await createMessageStore(createMessageWriter(db, sqlite), { maxBatchMessages: 10 }).store(plain)
-    const row = await db.selectFrom('message').selectAll().executeTakeFirstOrThrow()
+    const row = await selectMessagesWithContent(db).selectAll('message').select(CONTENT_COLUMNS).executeTakeFirstOrThrow()
     expect(row).toMatchObject({ raw_body_is_text: 1, size: received.length, text: 'Line one\nLine two\n' })
     expect(row.raw.toString()).toBe('From: ann@example.test\r\nSubject: plain\r\n\r\n')
     expect(fullSource(row).equals(received)).toBe(true)
@@ -75,11 +75,11 @@ describe('message store', () => {
     const bytes = { ...message('bytes'), source: toStoredSource(received, null, 'Subject: bytes\r\n\r\n'.length) }
     bytes.parsed.text = Buffer.from('Grüße 🎉\nzwei\n')
     await createMessageStore(createMessageWriter(db, sqlite), { maxBatchMessages: 10 }).store(bytes)
-    const row = await db.selectFrom('message').selectAll().executeTakeFirstOrThrow()
+    const row = await selectMessagesWithContent(db).selectAll('message').select(CONTENT_COLUMNS).executeTakeFirstOrThrow()
     expect(row.text).toBe('Grüße 🎉\nzwei\n')
-    expect(sqlite.prepare('SELECT typeof(text) AS type, length(text) AS chars FROM message').get()).toEqual({ type: 'text', chars: 13 })
+    expect(sqlite.prepare('SELECT typeof(text) AS type, length(text) AS chars FROM message_content').get()).toEqual({ type: 'text', chars: 13 })
     // The API finds it by its words, and the .eml comes back byte for byte.
-    expect(sqlite.prepare("SELECT count(*) AS n FROM message WHERE text LIKE '%zwei%'").get()).toEqual({ n: 1 })
+    expect(sqlite.prepare("SELECT count(*) AS n FROM message_content WHERE text LIKE '%zwei%'").get()).toEqual({ n: 1 })
     expect(fullSource(row).equals(received)).toBe(true)
   })
 
@@ -114,12 +114,32 @@ describe('message store', () => {
     await Promise.all([store.store(message('a')), store.store(message('b'))])
     await Promise.allSettled([store.store(message('good')), store.store(message('orphan', [inboxId + 999]))])
     expect(committed).toEqual([['a', 'b'], ['good']])
-    expect(walBytesOf(message('sized', [inboxId, inboxId]))).toBeGreaterThan(2 * message('sized').source.raw.length)
+    // The content is written once however many inboxes the message goes to.
+    const once = walBytesOf(message('sized'))
+    expect(once).toBeGreaterThan(message('sized').source.raw.length)
+    expect(walBytesOf(message('sized', [inboxId, inboxId]))).toBeLessThan(once + 1024)
   })
 
-  it('stores a message once for each of its inboxes, all or nothing', async () => {
+  it('stores a message for each of its inboxes, all or nothing', async () => {
     const store = createMessageStore(createMessageWriter(db, sqlite), { maxBatchMessages: 100 })
     await expect(store.store(message('split', [inboxId, inboxId + 999]))).rejects.toThrow()
     expect(await db.selectFrom('message').select('id').execute()).toEqual([])
+    expect(await db.selectFrom('message_content').select('id').execute()).toEqual([])
+  })
+
+  it('writes the content and attachments of a message to several inboxes once', async () => {
+    const now = Date.now()
+    const { insertId } = await db
+      .insertInto('inbox')
+      .values({ address: 'other@tempbox.test', local_part: 'other', domain: 'tempbox.test', created_at: now, expires_at: now + 60_000 })
+      .executeTakeFirstOrThrow()
+    await createMessageStore(createMessageWriter(db, sqlite), { maxBatchMessages: 100 }).store(message('shared', [inboxId, Number(insertId)]))
+    const rows = await selectMessagesWithContent(db).select(['message.inbox_id', 'message.subject', 'text']).orderBy('message.inbox_id').execute()
+    expect(rows).toEqual([
+      { inbox_id: inboxId, subject: 'shared', text: 'body of shared' },
+      { inbox_id: Number(insertId), subject: 'shared', text: 'body of shared' },
+    ])
+    expect(await db.selectFrom('message_content').select('id').execute()).toHaveLength(1)
+    expect(await db.selectFrom('attachment').select('id').execute()).toHaveLength(1)
   })
 })

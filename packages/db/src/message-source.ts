@@ -1,5 +1,6 @@
 /**
- * How a message's source (the bytes received after DATA) is stored. For most plain-text mail the body after the
+ * How a message's source (the bytes received after DATA) is stored, in `message_content` (once, however many inboxes
+ * it went to). For most plain-text mail the body after the
  * header block is exactly the text part with CRLF line ends, so it would be stored twice: once in `raw`, once in
  * `text`. Then only the header block goes into `raw` and `raw_body_is_text` is set; the source is rebuilt from the
  * two on demand (the .eml download), byte for byte. Anything else (MIME parts, transfer encodings, other charsets,

@@ -15,28 +15,39 @@ export interface InboxTable {
   expires_at: Millis
 }
 
+/**
+ * One message as one inbox holds it: what its listing shows. A message sent to several of our addresses has one row
+ * per inbox, all pointing at the same `message_content`, which is stored once and goes with the last row pointing at it.
+ */
 export interface MessageTable {
   id: Generated<number>
   inbox_id: number
+  message_content_id: number
   from_name: string
   from_address: string
-  /** JSON array of `{name, address}` as written in the To/Cc headers. */
-  recipients: string
   subject: string
-  text: string | null
-  html: string | null
   /** Date header (epoch ms) when present and valid. */
   sent_at: Millis | null
   received_at: Millis
+  /** Length of the source as received: what the message counts against its inbox's quota. */
   size: number
+  attachment_count: Generated<number>
+}
+
+/** What a message is, the same for every inbox it went to, stored once (see MessageTable). */
+export interface MessageContentTable {
+  id: Generated<number>
+  /** JSON array of `{name, address}` as written in the To/Cc headers. */
+  recipients: string
   /** JSON array of `[name, value]` header lines, in order. */
   headers: string
+  text: string | null
+  html: string | null
   /**
    * The message as received over SMTP: all of it, or only its header block when `raw_body_is_text` (the body is then
    * `text` with CRLF line ends). Read it through `fullSource` (message-source.ts).
    */
   raw: Buffer
-  attachment_count: Generated<number>
   raw_body_is_text: Generated<number>
   /**
    * Derived once from the message (@tempbox/mail-derive), never per request. `derived_version` is the DERIVED_VERSION
@@ -60,7 +71,7 @@ export interface MessageTable {
 
 export interface AttachmentTable {
   id: Generated<number>
-  message_id: number
+  message_content_id: number
   /** 0-based position within the message, used in download URLs. */
   position: number
   filename: string
@@ -133,6 +144,7 @@ export interface ShortLinkTable {
 export interface Database {
   inbox: InboxTable
   message: MessageTable
+  message_content: MessageContentTable
   attachment: AttachmentTable
   user: UserTable
   contact_message: ContactMessageTable
@@ -147,6 +159,8 @@ export type InboxRow = Selectable<InboxTable>
 export type NewInbox = Insertable<InboxTable>
 export type MessageRow = Selectable<MessageTable>
 export type NewMessage = Insertable<MessageTable>
+export type MessageContentRow = Selectable<MessageContentTable>
+export type NewMessageContent = Insertable<MessageContentTable>
 export type AttachmentRow = Selectable<AttachmentTable>
 export type NewAttachment = Insertable<AttachmentTable>
 export type UserRow = Selectable<UserTable>

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import SQLite from 'better-sqlite3'
 import { afterEach, describe, expect, it } from 'vitest'
-import { convertPageSize, createDb, migrateToLatest, PAGE_SIZE, resolveDatabasePath } from '../src/index.js'
+import { convertPageSize, createDb, insertMessage, migrateToLatest, PAGE_SIZE, resolveDatabasePath } from '../src/index.js'
 
 const dirs: string[] = []
 afterEach(() => {
@@ -92,18 +92,15 @@ describe('createDb', () => {
       .values({ address: 'a@tempbox.test', local_part: 'a', domain: 'tempbox.test', user_id: null, created_at: now, expires_at: now + 1000 })
       .returning('id')
       .executeTakeFirstOrThrow()
-    const message = await db
-      .insertInto('message')
-      .values({ inbox_id: inbox.id, from_name: '', from_address: 'x@y.z', recipients: '[]', subject: 's', text: 't', html: null, sent_at: null, received_at: now, size: 1, headers: '[]', raw: Buffer.from('x') })
-      .returning('id')
-      .executeTakeFirstOrThrow()
-    await db
-      .insertInto('attachment')
-      .values({ message_id: message.id, position: 0, filename: 'f.txt', content_type: 'text/plain', size: 1, content_id: null, is_inline: 0, content: Buffer.from('x') })
-      .execute()
+    await insertMessage(db, [inbox.id], {
+      content: { recipients: '[]', headers: '[]', text: 't', html: null, raw: Buffer.from('x') },
+      listing: { from_name: '', from_address: 'x@y.z', subject: 's', sent_at: null, received_at: now, size: 1 },
+      attachments: [{ position: 0, filename: 'f.txt', content_type: 'text/plain', size: 1, content_id: null, is_inline: 0, content: Buffer.from('x') }],
+    })
     await db.deleteFrom('inbox').where('id', '=', inbox.id).execute()
     expect(await db.selectFrom('message').selectAll().execute()).toEqual([])
     expect(await db.selectFrom('attachment').selectAll().execute()).toEqual([])
+    expect(await db.selectFrom('message_content').selectAll().execute()).toEqual([])
     await db.destroy()
   })
 

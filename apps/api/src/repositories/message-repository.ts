@@ -1,18 +1,20 @@
 import { sql } from 'kysely'
-import { fullSource, type Db, type MessageRow } from '@tempbox/db'
+import { fullSource, selectMessagesWithContent, type Db, type MessageContentRow, type MessageRow } from '@tempbox/db'
 
-/** Everything but the raw source, which only the download needs. */
-export type MessageSummaryRow = Omit<MessageRow, 'raw' | 'raw_body_is_text'>
+/** A message as its inbox holds it, with its (shared) content but the raw source, which only the download needs. */
+export type MessageSummaryRow = MessageRow & Omit<MessageContentRow, 'id' | 'raw' | 'raw_body_is_text'>
 
 const SUMMARY_COLUMNS = [
-  'id', 'inbox_id', 'from_name', 'from_address', 'recipients', 'subject', 'text', 'html', 'sent_at', 'received_at',
-  'size', 'headers', 'attachment_count', 'derived_version', 'preview', 'html_text', 'codes', 'links', 'safe_html',
-  'has_remote_content', 'html_withheld',
+  'message.id', 'message.inbox_id', 'message.message_content_id', 'message.from_name', 'message.from_address',
+  'message.subject', 'message.sent_at', 'message.received_at', 'message.size', 'message.attachment_count',
+  'message_content.recipients', 'message_content.text', 'message_content.html', 'message_content.headers',
+  'message_content.derived_version', 'message_content.preview', 'message_content.html_text', 'message_content.codes',
+  'message_content.links', 'message_content.safe_html', 'message_content.has_remote_content', 'message_content.html_withheld',
 ] as const
 
 /** The derived columns of a message (@tempbox/mail-derive), as stored. */
 export type DerivedColumns = Pick<
-  MessageRow,
+  MessageContentRow,
   'derived_version' | 'preview' | 'html_text' | 'codes' | 'links' | 'safe_html' | 'has_remote_content' | 'html_withheld'
 >
 
@@ -20,18 +22,23 @@ export type DerivedColumns = Pick<
  * Stores a derivation made at first read (a message from before derivation at ingest). Only over an older one: a
  * concurrent reader that stored the same version first wins, with identical values.
  */
-export async function storeDerived(db: Db, id: number, columns: DerivedColumns): Promise<void> {
+export async function storeDerived(db: Db, messageContentId: number, columns: DerivedColumns): Promise<void> {
   await db
-    .updateTable('message')
+    .updateTable('message_content')
     .set(columns)
-    .where('id', '=', id)
+    .where('id', '=', messageContentId)
     .where((eb) => eb.or([eb('derived_version', 'is', null), eb('derived_version', '<', columns.derived_version ?? 0)]))
     .execute()
 }
 
 /** Content-IDs of a message's attachments by position: the derivation maps `cid:` references with them. */
-export async function listContentIds(db: Db, messageId: number): Promise<(string | null)[]> {
-  const rows = await db.selectFrom('attachment').select(['position', 'content_id']).where('message_id', '=', messageId).orderBy('position').execute()
+export async function listContentIds(db: Db, messageContentId: number): Promise<(string | null)[]> {
+  const rows = await db
+    .selectFrom('attachment')
+    .select(['position', 'content_id'])
+    .where('message_content_id', '=', messageContentId)
+    .orderBy('position')
+    .execute()
   const ids: (string | null)[] = []
   for (const r of rows) ids[r.position] = r.content_id
   return Array.from(ids, (id) => id ?? null)
@@ -41,10 +48,8 @@ export async function listContentIds(db: Db, messageId: number): Promise<(string
  * What the listing reads of a message: no body, no sanitized HTML, and subject and sender cut short in SQL, so a page
  * costs the same whatever its messages hold.
  */
-export type ListRow = Pick<
-  MessageRow,
-  'id' | 'subject' | 'from_name' | 'from_address' | 'received_at' | 'size' | 'attachment_count' | 'derived_version' | 'preview' | 'codes' | 'links'
-> & { has_html: number }
+export type ListRow = Pick<MessageRow, 'id' | 'subject' | 'from_name' | 'from_address' | 'received_at' | 'size' | 'attachment_count'> &
+  Pick<MessageContentRow, 'derived_version' | 'preview' | 'codes' | 'links'> & { has_html: number }
 
 /** Characters of subject and of sender name/address a listing reads (summaries carry no more). */
 export const LIST_TEXT_CHARS = { subject: 300, sender: 320 } as const
@@ -54,19 +59,20 @@ export const LIST_TEXT_CHARS = { subject: 300, sender: 320 } as const
  * ones remain. A range scan of the (inbox_id, id) index, so its cost does not grow with the inbox.
  */
 export async function listInboxPage(db: Db, inboxId: number, limit: number, before: number | null): Promise<{ rows: ListRow[]; more: boolean }> {
-  let query = db
-    .selectFrom('message')
-    .select(['id', 'received_at', 'size', 'attachment_count', 'derived_version', 'preview', 'codes', 'links'])
+  // The content's derived columns come first in its row, so the join reads no body pages.
+  let query = selectMessagesWithContent(db)
+    .select(['message.id', 'message.received_at', 'message.size', 'message.attachment_count'])
+    .select(['message_content.derived_version', 'message_content.preview', 'message_content.codes', 'message_content.links'])
     .select([
-      sql<string>`substr(subject, 1, ${LIST_TEXT_CHARS.subject})`.as('subject'),
-      sql<string>`substr(from_name, 1, ${LIST_TEXT_CHARS.sender})`.as('from_name'),
-      sql<string>`substr(from_address, 1, ${LIST_TEXT_CHARS.sender})`.as('from_address'),
+      sql<string>`substr(message.subject, 1, ${LIST_TEXT_CHARS.subject})`.as('subject'),
+      sql<string>`substr(message.from_name, 1, ${LIST_TEXT_CHARS.sender})`.as('from_name'),
+      sql<string>`substr(message.from_address, 1, ${LIST_TEXT_CHARS.sender})`.as('from_address'),
       // Only the record header is read for this, not the HTML itself.
-      sql<number>`html is not null`.as('has_html'),
+      sql<number>`message_content.html is not null`.as('has_html'),
     ])
-    .where('inbox_id', '=', inboxId)
-  if (before !== null) query = query.where('id', '<', before)
-  const rows = await query.orderBy('id', 'desc').limit(limit + 1).execute()
+    .where('message.inbox_id', '=', inboxId)
+  if (before !== null) query = query.where('message.id', '<', before)
+  const rows = await query.orderBy('message.id', 'desc').limit(limit + 1).execute()
   const more = rows.length > limit
   if (more) rows.pop()
   return { rows, more }
@@ -82,34 +88,37 @@ export async function countInboxMessages(db: Db, inboxId: number): Promise<numbe
 }
 
 export async function findMessage(db: Db, inboxId: number, id: number): Promise<MessageSummaryRow | undefined> {
-  return db.selectFrom('message').select(SUMMARY_COLUMNS).where('id', '=', id).where('inbox_id', '=', inboxId).executeTakeFirst()
+  return selectMessagesWithContent(db).select(SUMMARY_COLUMNS).where('message.id', '=', id).where('message.inbox_id', '=', inboxId).executeTakeFirst()
 }
 
 /** The message's source exactly as received (rebuilt from header block and text when stored that way). */
-export async function findRawMessage(db: Db, inboxId: number, id: number): Promise<Pick<MessageRow, 'id' | 'subject' | 'raw'> | undefined> {
-  const row = await db
-    .selectFrom('message')
-    .select(['id', 'subject', 'raw', 'text', 'raw_body_is_text'])
-    .where('id', '=', id)
-    .where('inbox_id', '=', inboxId)
+export async function findRawMessage(db: Db, inboxId: number, id: number): Promise<Pick<MessageRow, 'id' | 'subject'> & { raw: Buffer } | undefined> {
+  const row = await selectMessagesWithContent(db)
+    .select(['message.id', 'message.subject', 'message_content.raw', 'message_content.text', 'message_content.raw_body_is_text'])
+    .where('message.id', '=', id)
+    .where('message.inbox_id', '=', inboxId)
     .executeTakeFirst()
   return row && { id: row.id, subject: row.subject, raw: fullSource(row) }
 }
 
 /** The oldest message in the inbox newer than `afterId`, for the long poll. */
 export async function findFirstMessageAfter(db: Db, inboxId: number, afterId: number): Promise<MessageSummaryRow | undefined> {
-  return db
-    .selectFrom('message')
+  return selectMessagesWithContent(db)
     .select(SUMMARY_COLUMNS)
-    .where('inbox_id', '=', inboxId)
-    .where('id', '>', afterId)
-    .orderBy('id', 'asc')
+    .where('message.inbox_id', '=', inboxId)
+    .where('message.id', '>', afterId)
+    .orderBy('message.id', 'asc')
     .limit(1)
     .executeTakeFirst()
 }
 
 export async function listMessagesAfter(db: Db, inboxId: number, afterId: number): Promise<MessageSummaryRow[]> {
-  return db.selectFrom('message').select(SUMMARY_COLUMNS).where('inbox_id', '=', inboxId).where('id', '>', afterId).orderBy('id', 'asc').execute()
+  return selectMessagesWithContent(db)
+    .select(SUMMARY_COLUMNS)
+    .where('message.inbox_id', '=', inboxId)
+    .where('message.id', '>', afterId)
+    .orderBy('message.id', 'asc')
+    .execute()
 }
 
 /** New messages across all inboxes since `afterId` (ids only): what the change watcher fans out. */
@@ -119,7 +128,7 @@ export async function listNewMessageIds(db: Db, afterId: number, limit: number):
 
 export async function findMessagesByIds(db: Db, ids: number[]): Promise<MessageSummaryRow[]> {
   if (ids.length === 0) return []
-  return db.selectFrom('message').select(SUMMARY_COLUMNS).where('id', 'in', ids).orderBy('id', 'asc').execute()
+  return selectMessagesWithContent(db).select(SUMMARY_COLUMNS).where('message.id', 'in', ids).orderBy('message.id', 'asc').execute()
 }
 
 export async function maxMessageId(db: Db): Promise<number> {
@@ -136,6 +145,7 @@ export async function maxInboxMessageId(db: Db, inboxId: number): Promise<number
   return row?.max ?? 0
 }
 
+/** Removes the message from this inbox only; its content goes with the last inbox holding it (a trigger). */
 export async function deleteMessage(db: Db, inboxId: number, id: number): Promise<boolean> {
   const result = await db.deleteFrom('message').where('id', '=', id).where('inbox_id', '=', inboxId).executeTakeFirst()
   return Number(result.numDeletedRows) > 0

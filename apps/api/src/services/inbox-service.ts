@@ -224,9 +224,9 @@ export class InboxService {
     for (const row of rows) {
       if (isDerived(row)) continue
       try {
-        const columns = deriveColumns(row, await listContentIds(this.db, row.id))
+        const columns = deriveColumns(row, await listContentIds(this.db, row.message_content_id))
         Object.assign(row, columns)
-        await storeDerived(this.db, row.id, columns)
+        await storeDerived(this.db, row.message_content_id, columns)
       } catch (error) {
         this.viewFailed(row.id, error)
       }
@@ -281,12 +281,12 @@ export class InboxService {
 
   async fullMessage(inbox: InboxRow, rawId: string): Promise<FullMessage> {
     const row = await this.messageRow(inbox, rawId)
-    return toFullMessage(inbox.address, row, await listAttachments(this.db, row.id))
+    return toFullMessage(inbox.address, row, await listAttachments(this.db, row.message_content_id))
   }
 
   async fullMessageFromRow(inbox: InboxRow, row: MessageSummaryRow): Promise<FullMessage> {
     await this.ensureDerived([row])
-    return toFullMessage(inbox.address, row, await listAttachments(this.db, row.id))
+    return toFullMessage(inbox.address, row, await listAttachments(this.db, row.message_content_id))
   }
 
   async rawMessage(inbox: InboxRow, rawId: string): Promise<{ id: number; subject: string; raw: Buffer }> {
@@ -298,7 +298,7 @@ export class InboxService {
 
   async attachment(inbox: InboxRow, rawId: string, index: number) {
     const row = await this.messageRow(inbox, rawId)
-    const attachment = await findAttachment(this.db, row.id, index)
+    const attachment = await findAttachment(this.db, row.message_content_id, index)
     if (!attachment) throw new AppError('attachment_not_found', 'This attachment does not exist.')
     return attachment
   }

@@ -7,6 +7,7 @@ import * as m0005 from './2026_11_23_000005_owner_setup_and_token_version.js'
 import * as m0006 from './2026_11_23_000006_message_derived_view.js'
 import * as m0007 from './2026_11_23_000007_message_inbox_id_index.js'
 import * as m0008 from './2026_11_23_000008_short_link_owner_secret.js'
+import * as m0009 from './2026_11_23_000009_message_content_stored_once.js'
 
 /**
  * Migrations are listed statically (not read from disk) so they survive bundling into each app.
@@ -21,6 +22,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026_11_23_000006_message_derived_view': m0006,
   '2026_11_23_000007_message_inbox_id_index': m0007,
   '2026_11_23_000008_short_link_owner_secret': m0008,
+  '2026_11_23_000009_message_content_stored_once': m0009,
 }
 
 export const migrationProvider: MigrationProvider = {

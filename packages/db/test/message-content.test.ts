@@ -1,0 +1,107 @@
+import { Migrator } from 'kysely'
+import { afterEach, describe, expect, it } from 'vitest'
+import { createDb, insertMessage, migrateToLatest, type Db } from '../src/index.js'
+import { migrationProvider } from '../src/migrations/index.js'
+
+const open: Db[] = []
+afterEach(async () => {
+  for (const db of open.splice(0)) await db.destroy()
+})
+
+async function migratedDb(): Promise<Db> {
+  const { db } = createDb({ path: ':memory:' })
+  open.push(db)
+  await migrateToLatest(db)
+  return db
+}
+
+async function addInbox(db: Db, name: string): Promise<number> {
+  const now = Date.now()
+  const row = await db
+    .insertInto('inbox')
+    .values({ address: `${name}@tempbox.test`, local_part: name, domain: 'tempbox.test', user_id: null, created_at: now, expires_at: now + 60_000 })
+    .returning('id')
+    .executeTakeFirstOrThrow()
+  return row.id
+}
+
+const message = {
+  content: { recipients: '[]', headers: '[]', text: 'shared body', html: null, raw: Buffer.from('Subject: s\r\n\r\nshared body') },
+  listing: { from_name: '', from_address: 'x@example.com', subject: 's', sent_at: null, received_at: Date.now(), size: 27 },
+  attachments: [{ position: 0, filename: 'a.txt', content_type: 'text/plain', size: 1, content_id: null, is_inline: 0, content: Buffer.from('a') }],
+}
+
+const count = async (db: Db, table: 'message' | 'message_content' | 'attachment') =>
+  Number((await db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n)
+
+describe('a message sent to several inboxes', () => {
+  it('is stored once and listed in each inbox', async () => {
+    const db = await migratedDb()
+    const inboxes = [await addInbox(db, 'a'), await addInbox(db, 'b'), await addInbox(db, 'c')]
+    const ids = await insertMessage(db, inboxes, message)
+    expect(ids).toHaveLength(3)
+    expect(await count(db, 'message')).toBe(3)
+    expect(await count(db, 'message_content')).toBe(1)
+    expect(await count(db, 'attachment')).toBe(1)
+  })
+
+  it('stays in the other inboxes when deleted from one or when one address expires, and goes with the last', async () => {
+    const db = await migratedDb()
+    const [a, b, c] = [await addInbox(db, 'a'), await addInbox(db, 'b'), await addInbox(db, 'c')]
+    const [inA] = await insertMessage(db, [a, b, c], message)
+    await db.deleteFrom('message').where('id', '=', inA!).execute()
+    expect(await count(db, 'message_content')).toBe(1)
+    await db.deleteFrom('inbox').where('id', '=', b).execute()
+    expect(await count(db, 'message_content')).toBe(1)
+    const left = await db
+      .selectFrom('message')
+      .innerJoin('message_content', 'message_content.id', 'message.message_content_id')
+      .select(['message.inbox_id', 'message_content.text'])
+      .execute()
+    expect(left).toEqual([{ inbox_id: c, text: 'shared body' }])
+    expect(await count(db, 'attachment')).toBe(1)
+    await db.deleteFrom('inbox').where('id', '=', c).execute()
+    expect(await count(db, 'message_content')).toBe(0)
+    expect(await count(db, 'attachment')).toBe(0)
+  })
+})
+
+describe('migration to stored-once content', () => {
+  it('keeps every message, its source and its attachments', async () => {
+    const { db } = createDb({ path: ':memory:' })
+    open.push(db)
+    const migrator = new Migrator({ db, provider: migrationProvider })
+    const before = await migrator.migrateTo('2026_11_23_000008_short_link_owner_secret')
+    expect(before.error).toBeUndefined()
+    const inbox = await addInbox(db, 'old')
+    const old = db as unknown as import('kysely').Kysely<any>
+    const row = await old
+      .insertInto('message')
+      .values({
+        inbox_id: inbox, from_name: 'N', from_address: 'n@example.com', recipients: '[{"name":"","address":"old@tempbox.test"}]', subject: 'old',
+        text: 'body', html: '<p>body</p>', sent_at: 1, received_at: 2, size: 4, headers: '[["Subject","old"]]', raw: Buffer.from('Subject: old\r\n\r\n'),
+        attachment_count: 1, raw_body_is_text: 1,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+    await old
+      .insertInto('attachment')
+      .values({ message_id: row.id, position: 0, filename: 'f.txt', content_type: 'text/plain', size: 1, content_id: '<cid>', is_inline: 1, content: Buffer.from('f') })
+      .execute()
+    await migrateToLatest(db)
+    const migrated = await db
+      .selectFrom('message')
+      .innerJoin('message_content', 'message_content.id', 'message.message_content_id')
+      .selectAll('message')
+      .select(['recipients', 'headers', 'text', 'html', 'raw', 'raw_body_is_text'])
+      .executeTakeFirstOrThrow()
+    expect(migrated).toMatchObject({
+      id: row.id, inbox_id: inbox, subject: 'old', text: 'body', html: '<p>body</p>', sent_at: 1, received_at: 2, size: 4,
+      headers: '[["Subject","old"]]', raw_body_is_text: 1, attachment_count: 1,
+    })
+    expect(migrated.raw.toString()).toBe('Subject: old\r\n\r\n')
+    expect(await db.selectFrom('attachment').select(['message_content_id', 'content_id', 'is_inline']).execute()).toEqual([
+      { message_content_id: migrated.message_content_id, content_id: '<cid>', is_inline: 1 },
+    ])
+  })
+})
