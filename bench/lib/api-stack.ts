@@ -43,6 +43,8 @@ export async function startApiStack(repoRoot: string, options: { withIngest: boo
     // Fastify logs where it listens at info level; the routes that are benchmarked log at warn only. With several
     // processes the cluster's primary says when every worker listens.
     readyText: Number(options.env?.API_PROCESSES ?? 1) > 1 ? /workers serving/ : /listening/i,
+    // A loaded shared machine can take over a minute to start tsx, migrate and build the app.
+    timeoutMs: 180_000,
   }).catch((err: unknown) => {
     cleanUp()
     throw err
@@ -52,6 +54,7 @@ export async function startApiStack(repoRoot: string, options: { withIngest: boo
         cwd: join(repoRoot, 'bench'),
         env,
         readyText: '[smtp] listening',
+        timeoutMs: 180_000,
       }).catch(async (err: unknown) => {
         await api.stop()
         cleanUp()

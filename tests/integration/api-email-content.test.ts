@@ -4,7 +4,10 @@ import { createDb, fullSource, selectMessagesWithContent, type Db } from '@tempb
 import nodemailer, { type Transporter } from 'nodemailer'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { REPO_ROOT, startStack, type Stack } from '../support/stack.js'
+import type { SendMailOptions } from 'nodemailer'
 import { HOSTILE_HTML, unsafeParts } from '../../packages/mail-derive/test/fixtures/hostile-html.js'
+import { activeParts } from '../../packages/mail-derive/test/active-parts.js'
+import { hostileBodies } from '../../packages/mail-derive/test/hostile-inputs.js'
 
 const CORPUS_DIR = resolve(REPO_ROOT, 'tests/fixtures/real-mail')
 
@@ -36,6 +39,16 @@ async function api<T>(path: string): Promise<T> {
 
 type Listing = { messages: { id: string; subject: string }[] }
 type Full = { html: string | null; attachments: { index: number; filename: string; size: number }[]; hasRemoteContent: boolean }
+
+type VerifiedListing = { messages: { id: string; subject: string; verification: { codes: string[]; links: { url: string }[] } }[] }
+type DerivedFull = { subject: string; html: string | null; htmlWithheld: string | null; content: string; verification: { codes: string[]; links: unknown[] } }
+
+/** The classes of issue 12 beyond the body shapes of hostileBodies: MIME structure and size. */
+const STRUCTURAL: Record<string, SendMailOptions> = {
+  'many tiny MIME parts': { text: 'x', alternatives: Array.from({ length: 2000 }, (_, i) => ({ contentType: 'text/plain', content: `p${i}` })) },
+  '10,000 attachments of 0 bytes': { text: 'see attached', attachments: Array.from({ length: 10_000 }, (_, i) => ({ filename: `f${i}.bin`, content: Buffer.alloc(0) })) },
+  'a 9 MB single-line body': { text: `code 482913 ${'x'.repeat(9 * 1024 * 1024)}` },
+}
 
 beforeAll(async () => {
   stack = await startStack()
@@ -110,5 +123,94 @@ describe('attachments and source over the real stack', () => {
     const del = await fetch(`${stack.apiUrl}/api/email/${address}/messages/${id}`, { method: 'DELETE' })
     expect(del.status).toBe(204)
     expect((await api<Listing>(`/api/email/${address}`)).messages).toEqual([])
+  })
+})
+
+/**
+ * Issue 12: no mail can take an inbox (or the service) down. Every hostile message goes over real SMTP into the real
+ * ingest and is read back through the real API: accepted or refused cleanly, its derived fields capped, its inbox
+ * listing and its own view answering 200.
+ */
+describe('hostile mail over SMTP', () => {
+  it('accepts or cleanly refuses each hostile message, caps what is derived, and the inbox still lists', async () => {
+    const address = await makeInbox('hostile-derive')
+    const sent: string[] = []
+    const messages: [string, SendMailOptions][] = [
+      ...Object.entries(hostileBodies(1_000_000)).map(([name, b]): [string, SendMailOptions] => [`${name} (1 MB)`, b]),
+      ...Object.entries(hostileBodies(200_000)).map(([name, b]): [string, SendMailOptions] => [`${name} (200 KB)`, b]),
+      ...Object.entries(STRUCTURAL),
+    ]
+    await Promise.all(
+      messages.map(async ([subject, body]) => {
+        try {
+          const info = await smtp.sendMail({ from: 'evil@evil.test', to: address, subject, ...body })
+          expect(info.response).toMatch(/^250 /)
+          sent.push(subject)
+        } catch (error) {
+          // A refusal is fine when it is a clear SMTP answer (too big, say), never a dropped connection.
+          expect(String((error as { response?: string }).response), subject).toMatch(/^5\d\d /)
+        }
+      }),
+    )
+    // The tiny and mid-sized hostile bodies are all well under the size limit: they must have been accepted.
+    expect(sent.filter((s) => s.endsWith('(200 KB)'))).toHaveLength(Object.keys(hostileBodies(200_000)).length)
+    expect(sent).toContain('10,000 attachments of 0 bytes')
+
+    const { messages: listed } = await api<VerifiedListing>(`/api/email/${address}`)
+    expect(listed.map((m) => m.subject).sort()).toEqual([...sent].sort())
+    for (const m of listed) {
+      expect(m.verification.codes.length, m.subject).toBeLessThanOrEqual(3)
+      expect(m.verification.links.length, m.subject).toBeLessThanOrEqual(3)
+      const full = await api<DerivedFull>(`/api/email/${address}/messages/${m.id}`)
+      if (full.html !== null) expect(activeParts(full.html), m.subject).toEqual([])
+      else if (full.htmlWithheld) expect(['too_large', 'unrenderable']).toContain(full.htmlWithheld)
+    }
+
+    const stored = await db
+      .selectFrom('message')
+      .innerJoin('inbox', 'inbox.id', 'message.inbox_id')
+      .select(['message.subject', 'derived_version', 'preview', 'html_text', 'codes', 'links', 'html', 'safe_html', 'html_withheld'])
+      .where('inbox.address', '=', address)
+      .execute()
+    for (const row of stored) {
+      expect(row.derived_version, row.subject).not.toBeNull()
+      expect([...row.preview].length, row.subject).toBeLessThanOrEqual(100)
+      expect(row.html_text?.length ?? 0, row.subject).toBeLessThanOrEqual(64 * 1024)
+      expect(row.links.length, row.subject).toBeLessThanOrEqual(3 * 2200)
+      // HTML past the display limit is never rendered: its text is shown with a note instead.
+      if ((row.html?.length ?? 0) > 256 * 1024) expect([row.safe_html, row.html_withheld], row.subject).toEqual([null, 'too_large'])
+    }
+    const nineMb = stored.find((r) => r.subject === 'a 9 MB single-line body')
+    if (nineMb) expect(JSON.parse(nineMb.codes)).toEqual(['482913'])
+    expect((await fetch(`${stack.apiUrl}/api/health`)).status).toBe(200)
+    // Sending ~20 MB of mail through nodemailer and mailparser takes a while on a small shared machine.
+  }, 240_000)
+
+  it('lists an inbox whose message has a link with &#99999999; and shows the link, even one stored before derivation at ingest', async () => {
+    const address = await makeInbox('bad-reference')
+    const html = '<p>Welcome!</p><a href="https://app.test/verify?t=&#99999999;">Verify &#99999999; email</a>'
+    await smtp.sendMail({ from: 'a@sender.test', to: address, subject: 'Verify your email', html })
+    // The same message as an older version stored it: no derived columns yet.
+    const inbox = await db.selectFrom('inbox').select('id').where('address', '=', address).executeTakeFirstOrThrow()
+    const now = Date.now()
+    const { insertId } = await db
+      .insertInto('message')
+      .values({
+        inbox_id: inbox.id, from_name: '', from_address: 'a@sender.test', recipients: '[]', subject: 'Stored before', text: null, html,
+        sent_at: null, received_at: now, size: html.length, headers: '[]', raw: Buffer.from(`Subject: Stored before\r\n\r\n${html}`),
+      })
+      .executeTakeFirstOrThrow()
+
+    const { messages } = await api<VerifiedListing>(`/api/email/${address}`)
+    expect(messages.map((m) => [m.subject, m.verification.links.map((l) => l.url)])).toEqual([
+      ['Stored before', ['https://app.test/verify?t=\uFFFD']],
+      ['Verify your email', ['https://app.test/verify?t=\uFFFD']],
+    ])
+    const full = await api<DerivedFull>(`/api/email/${address}/messages/${insertId}`)
+    expect(full.html).toContain('Verify \uFFFD email')
+    // Derived at that first read and stored, so no later read derives it again.
+    const row = await db.selectFrom('message').select(['derived_version', 'preview', 'links']).where('id', '=', Number(insertId)).executeTakeFirstOrThrow()
+    expect(row.derived_version).toBe(1)
+    expect(row.preview).toBe('Welcome! Verify \uFFFD email (https://app.test/verify?t=\uFFFD)')
   })
 })

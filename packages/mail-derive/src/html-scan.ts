@@ -17,8 +17,9 @@ export interface HtmlScan {
    */
   tooDeep: boolean
   /**
-   * Tags and text runs the parser reported (in the part read). Sanitizing costs about a microsecond per token, so a
-   * document of more than `maxHtmlTokens` (500,000 bare `<`, say) is not rendered.
+   * Tags, attributes (URL attributes weighing URL_ATTRIBUTE_TOKENS) and text runs the parser reported in the part
+   * read: what sanitizing will cost, so a document of more than `maxHtmlTokens` (250,000 bare `<`, or 2,000 links) is
+   * not rendered.
    */
   tokens: number
 }
@@ -32,6 +33,10 @@ const LABEL_CHARS = 240
  * ordinary mail (a few thousand end tags, tens deep) stays far below.
  */
 const MAX_END_TAG_WORK = 1_000_000
+
+/** sanitize-html parses and checks each URL attribute: one costs it about as much as this many tags (measured). */
+const URL_ATTRIBUTES = new Set(['href', 'src', 'srcset', 'background', 'cite', 'action', 'poster'])
+const URL_ATTRIBUTE_TOKENS = 16
 
 /** Elements whose content is not text a person reads. */
 const SKIP = new Set(['style', 'script', 'head', 'title', 'noscript', 'template', 'svg', 'math', 'select', 'textarea', 'xml'])
@@ -110,6 +115,7 @@ export function scanHtml(html: string, limits: DeriveLimits, wantText = true): H
     {
       onopentag(name, attribs) {
         tokens++
+        for (const key in attribs) tokens += URL_ATTRIBUTES.has(key) ? URL_ATTRIBUTE_TOKENS : 1
         if (parser.stackDepth() > limits.maxHtmlDepth) {
           tooDeep = true
           parser.pause()

@@ -7,7 +7,7 @@ export interface DeriveLimits {
   htmlScanChars: number
   /** HTML longer than this is not rendered: the reader sees the text and a note to download the .eml. */
   htmlDisplayChars: number
-  /** HTML of more tags and text runs than this is not rendered (sanitizing costs about a microsecond per token). */
+  /** HTML weighing more tokens than this (scanHtml's count: tags, attributes, text runs) is not rendered. */
   maxHtmlTokens: number
   /** Open elements deeper than this make HTML "too strange to render" (and would make parsing quadratic). */
   maxHtmlDepth: number
@@ -30,7 +30,7 @@ export interface DeriveLimits {
 export const DEFAULT_DERIVE_LIMITS: Readonly<DeriveLimits> = Object.freeze({
   htmlScanChars: 256 * 1024,
   htmlDisplayChars: 256 * 1024,
-  maxHtmlTokens: 25_000,
+  maxHtmlTokens: 20_000,
   maxHtmlDepth: 400,
   textScanChars: 64 * 1024,
   subjectScanChars: 1024,
