@@ -142,7 +142,7 @@ async function startTempbox(): Promise<Target> {
   // Plain node with the tsx loader (not the tsx CLI) so the pid we sample is the server itself.
   const proc: Child = await spawnUntil(process.execPath, [...(process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []), '--import', 'tsx', join(REPO_ROOT, 'apps/mail-ingest/src/main.ts')], {
     cwd: BENCH_DIR,
-    env: { SMTP_HOST: '127.0.0.1', SMTP_PORT: String(port), DATABASE_PATH: dbPath, MAIL_DOMAINS: DOMAIN },
+    env: { SMTP_HOST: '127.0.0.1', SMTP_PORT: String(port), INGEST_METRICS_PORT: '0', DATABASE_PATH: dbPath, MAIL_DOMAINS: DOMAIN },
     readyText: '[smtp] listening',
   })
   const { db } = createDb({ path: dbPath })

@@ -25,6 +25,9 @@ export async function startApiStack(repoRoot: string, options: { withIngest: boo
     PORT: String(httpPort),
     SMTP_HOST: '127.0.0.1',
     SMTP_PORT: String(smtpPort),
+    // Any free ports: a benchmark must not collide with a server already running on the defaults.
+    METRICS_PORT: '0',
+    INGEST_METRICS_PORT: '0',
     WEB_DIST_DIR: '',
     LOG_LEVEL: 'warn',
     APP_ENV: 'production',

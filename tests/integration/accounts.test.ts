@@ -57,6 +57,7 @@ describe('accounts over the real processes', () => {
       MAIL_DOMAINS: stack.mailDomain,
       HOST: '127.0.0.1',
       PORT: String(stack.httpPort),
+      METRICS_PORT: String(stack.metricsPort),
       WEB_DIST_DIR: '',
     })
     await waitFor(async () => (await fetch(`${stack.apiUrl}/api/health`).catch(() => null))?.ok === true, 30_000, 'api restart')

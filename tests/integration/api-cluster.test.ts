@@ -1,6 +1,7 @@
 import { request as httpRequest } from 'node:http'
 import { connect, type Socket } from 'node:net'
 import nodemailer from 'nodemailer'
+import { createDb } from '@tempbox/db'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { childProcesses, connectionOwner, isRunning, readProcess, startStack, waitFor, type Stack } from '../support/stack.js'
 
@@ -153,6 +154,20 @@ describe('API with API_PROCESSES=2', () => {
       const res = await freshRequest('GET', `/api/email/${email}`)
       expect((JSON.parse(res.body) as { messages: { subject: string }[] }).messages.map((m) => m.subject)).toEqual(['Welcome to Acme'])
     }
+  })
+
+  it('serves one /metrics adding up both workers, with database-wide gauges counted once', async () => {
+    // Fresh connections: the primary hands them to the workers in turn, so both serve some.
+    const requests = 12
+    for (let i = 0; i < requests; i++) expect((await freshRequest('GET', '/api/health/live')).status).toBe(200)
+    const text = await (await fetch(`http://127.0.0.1:${stack.metricsPort}/metrics`)).text()
+    const sample = (series: string) => Number(text.split('\n').find((l) => l.startsWith(`${series} `))?.slice(series.length + 1))
+    expect(sample('tempbox_http_request_duration_seconds_count{method="GET",route="/api/health/live",status="2xx"}')).toBe(requests)
+    const { db } = createDb({ path: stack.dbPath })
+    const active = await db.selectFrom('inbox').select((eb) => eb.fn.countAll<number>().as('n')).where('expires_at', '>', Date.now()).executeTakeFirstOrThrow()
+    await db.destroy()
+    expect(Number(active.n)).toBeGreaterThan(0)
+    expect(sample('tempbox_active_addresses')).toBe(Number(active.n))
   })
 
   it('keeps answering when a worker is killed with SIGKILL, and starts a replacement', async () => {

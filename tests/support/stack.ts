@@ -148,6 +148,9 @@ export interface Stack {
   apiUrl: string
   httpPort: number
   smtpPort: number
+  /** `/metrics` of the api and of mail-ingest, each on a listener of its own. */
+  metricsPort: number
+  ingestMetricsPort: number
   dbPath: string
   dataDir: string
   mailDomain: string
@@ -155,6 +158,8 @@ export interface Stack {
   ingest: RunningProcess
   /** Starts mail-ingest again after it was stopped (same port, same file). */
   restartIngest: () => Promise<RunningProcess>
+  /** Starts the api again after it was stopped (same ports, same file, same environment). */
+  restartApi: () => Promise<RunningProcess>
   stop: () => Promise<void>
 }
 
@@ -162,7 +167,7 @@ export interface Stack {
 export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const dataDir = mkdtempSync(join(tmpdir(), 'tempbox-test-'))
   const dbPath = join(dataDir, 'tempbox.sqlite')
-  const [httpPort, smtpPort] = [await freePort(), await freePort()]
+  const [httpPort, smtpPort, metricsPort, ingestMetricsPort] = [await freePort(), await freePort(), await freePort(), await freePort()]
   const mailDomains = options.mailDomains ?? 'tempbox.test'
   const env: Record<string, string> = {
     DATABASE_PATH: dbPath,
@@ -172,10 +177,11 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     PORT: String(httpPort),
     SMTP_HOST: '127.0.0.1',
     SMTP_PORT: String(smtpPort),
+    METRICS_PORT: String(metricsPort),
+    INGEST_METRICS_PORT: String(ingestMetricsPort),
     WEB_DIST_DIR: options.withWeb ? join(REPO_ROOT, 'apps/web/dist') : '',
     ...options.env,
   }
-  const api = startProcess('apps/api/src/server.ts', env)
   const apiUrl = `http://127.0.0.1:${httpPort}`
   /** Only bounds a hang: a busy shared machine can take tens of seconds to start a process. */
   const startupMs = 60_000
@@ -189,12 +195,16 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     }
     return proc
   }
-  await started(api, async () => (await fetch(`${apiUrl}/api/health`)).ok, 'api to start')
+  // Liveness: readiness (/api/health) also wants mail-ingest, which starts next.
+  const startApi = () => started(startProcess('apps/api/src/server.ts', env), async () => (await fetch(`${apiUrl}/api/health/live`)).ok, 'api to start')
   const startIngest = () => started(startProcess('apps/mail-ingest/src/main.ts', env), () => portAccepts(smtpPort), 'mail-ingest to start')
+  const api = await startApi()
   const stack: Stack = {
     apiUrl,
     httpPort,
     smtpPort,
+    metricsPort,
+    ingestMetricsPort,
     dbPath,
     dataDir,
     mailDomain: mailDomains.split(',')[0]!.trim(),
@@ -207,6 +217,10 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     restartIngest: async () => {
       stack.ingest = await startIngest()
       return stack.ingest
+    },
+    restartApi: async () => {
+      stack.api = await startApi()
+      return stack.api
     },
     stop: async () => {
       await Promise.all([stack.api.stop(), stack.ingest.stop()])

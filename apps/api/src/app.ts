@@ -8,11 +8,13 @@ import rateLimit from '@fastify/rate-limit'
 import dbPlugin from './plugins/db.js'
 import errorHandler from './plugins/error-handler.js'
 import securityHeaders from './plugins/security-headers.js'
+import metricsPlugin from './plugins/metrics.js'
 import healthRoutes from './routes/health.js'
 import webStatic from './plugins/web-static.js'
 import swaggerPlugin from './plugins/swagger.js'
 import mailEvents from './plugins/mail-events.js'
 import sweeper from './plugins/sweeper.js'
+import webhooks from './plugins/webhooks.js'
 import emailRoutes from './routes/email/index.js'
 import geoipPlugin from './plugins/geoip.js'
 import linkRoutes from './routes/links/index.js'
@@ -57,6 +59,7 @@ export async function buildApp(config: Config, globalState: GlobalState = localG
   await app.register(errorHandler)
   await app.register(securityHeaders)
   await app.register(dbPlugin, { path: config.databasePath })
+  await app.register(metricsPlugin)
   // Per-route limits only (`config.rateLimit` on a route); counters live in memory (the primary's, with several
   // processes) and expire with their window.
   await app.register(rateLimit, {
@@ -71,6 +74,7 @@ export async function buildApp(config: Config, globalState: GlobalState = localG
   await app.register(swaggerPlugin)
   await app.register(mailEvents)
   await app.register(sweeper)
+  await app.register(webhooks)
 
   await app.register(
     async (api) => {

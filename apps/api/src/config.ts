@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE, resolveDatabasePath } from '@tempbox/db'
+import { metricsAddress, type MetricsAddress } from '@tempbox/metrics'
 
 export interface Config {
   host: string
@@ -38,7 +39,33 @@ export interface Config {
   showSetupKey: boolean
   isProduction: boolean
   logLevel: string
+  /** Where `/metrics` is served (METRICS_HOST, METRICS_PORT): a listener of its own, never the public port. */
+  metrics: MetricsAddress
+  /** Base of the absolute links sent to webhooks (the message, its source, its attachments). */
+  publicUrl: string
+  webhooks: WebhookConfig
 }
+
+export interface WebhookConfig {
+  /** Plain `http` targets (a local CI receiver); otherwise https only. */
+  allowHttp: boolean
+  /** Targets on loopback, private, link-local or metadata addresses (a self-hosted CI on one machine). */
+  allowPrivate: boolean
+  /** One attempt's whole budget: connect, TLS, send and the response's status line. */
+  timeoutMs: number
+  /** First retry delay; doubled after each failure up to an hour. */
+  retryBaseMs: number
+  /** After this long since the message arrived, a delivery that never succeeded is given up. */
+  retryWindowMs: number
+  /** Attempts in flight at once (the whole service). */
+  concurrency: number
+  /** Queued deliveries allowed in all and per inbox; beyond them a delivery is recorded as `dropped`. */
+  maxQueued: number
+  maxQueuedPerInbox: number
+}
+
+/** The port Prometheus exporters conventionally start from; mail-ingest takes the next one. */
+const DEFAULT_METRICS_PORT = 9464
 
 /** Addresses live 24 hours (spec §9). */
 const DEFAULT_ADDRESS_TTL_HOURS = 24
@@ -94,6 +121,18 @@ export function loadConfig(env: Env = process.env): Config {
     showSetupKey: env.SHOW_SETUP_KEY ? env.SHOW_SETUP_KEY === 'true' : !isProduction,
     isProduction,
     logLevel: env.LOG_LEVEL || 'info',
+    metrics: metricsAddress(env, 'METRICS_PORT', DEFAULT_METRICS_PORT, problems),
+    publicUrl: parsePublicUrl(env.PUBLIC_URL, env.HOST || '127.0.0.1', int('PORT', 3000), problems),
+    webhooks: {
+      allowHttp: env.WEBHOOK_ALLOW_HTTP === 'true',
+      allowPrivate: env.WEBHOOK_ALLOW_PRIVATE === 'true',
+      timeoutMs: int('WEBHOOK_TIMEOUT_MS', 5_000, 100),
+      retryBaseMs: int('WEBHOOK_RETRY_BASE_MS', 2_000, 10),
+      retryWindowMs: int('WEBHOOK_RETRY_HOURS', 24, 1) * 3_600_000,
+      concurrency: int('WEBHOOK_CONCURRENCY', 32, 1),
+      maxQueued: int('WEBHOOK_MAX_QUEUED', 10_000, 1),
+      maxQueuedPerInbox: int('WEBHOOK_MAX_QUEUED_PER_INBOX', 100, 1),
+    },
   }
   // Each process would open its own empty in-memory database.
   if (config.apiProcesses > 1 && databasePath === ':memory:') problems.push('API_PROCESSES > 1 needs a database file: set DATABASE_PATH')
@@ -113,6 +152,19 @@ function parseDomains(raw: string | undefined, problems: string[]): string[] {
     }
   }
   return domains
+}
+
+/** Without PUBLIC_URL, links point at the listen address: right for local use, wrong behind a proxy. */
+function parsePublicUrl(raw: string | undefined, host: string, port: number, problems: string[]): string {
+  if (!raw) return `http://${host.includes(':') ? `[${host}]` : host}:${port}`
+  try {
+    const url = new URL(raw)
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new Error('not http(s)')
+    return url.href.replace(/\/+$/, '')
+  } catch {
+    problems.push(`PUBLIC_URL must be an http(s) URL such as https://tempbox.example (got "${raw}")`)
+    return ''
+  }
 }
 
 function parseTrustProxy(raw: string | undefined): boolean | number | string {

@@ -1,4 +1,5 @@
 import { resolveDatabasePath } from '@tempbox/db'
+import { metricsAddress, type MetricsAddress } from '@tempbox/metrics'
 
 export interface Config {
   host: string
@@ -28,6 +29,10 @@ export interface Config {
   tls: { certPath: string; keyPath: string } | null
   /** How often the certificate files are checked for a replacement (no restart needed). */
   tlsReloadCheckMs: number
+  /** Where `/metrics` is served (METRICS_HOST, INGEST_METRICS_PORT): never the SMTP port. */
+  metrics: MetricsAddress
+  /** How often ingest tells the API's readiness check that it is up; three missed beats make the API unready. */
+  heartbeatMs: number
 }
 
 /** Same default as apps/api/src/config.ts so both processes agree out of the box. */
@@ -48,6 +53,10 @@ const DEFAULT_INBOX_CACHE_MS = 2_000
 const DEFAULT_MAX_BATCH_MESSAGES = 256
 /** One parser beside the SMTP thread and the writer fits a 2-core machine; raise it on bigger ones. */
 const DEFAULT_PARSE_WORKERS = 1
+/** Beside the API's 9464 on the same host (`pnpm start` runs both). */
+const DEFAULT_METRICS_PORT = 9465
+/** One small write every 5 s; the API notices a stopped ingest within 15 s. */
+const DEFAULT_HEARTBEAT_MS = 5_000
 
 type Env = Record<string, string | undefined>
 
@@ -80,6 +89,8 @@ export function loadConfig(env: Env = process.env): Config {
     parseWorkers: int('SMTP_PARSE_WORKERS', DEFAULT_PARSE_WORKERS, 0),
     tls: env.SMTP_TLS_CERT && env.SMTP_TLS_KEY ? { certPath: env.SMTP_TLS_CERT, keyPath: env.SMTP_TLS_KEY } : null,
     tlsReloadCheckMs: int('SMTP_TLS_RELOAD_CHECK_MS', 60_000, 100),
+    metrics: metricsAddress(env, 'INGEST_METRICS_PORT', DEFAULT_METRICS_PORT, problems),
+    heartbeatMs: int('INGEST_HEARTBEAT_MS', DEFAULT_HEARTBEAT_MS, 100),
   }
   if (!env.SMTP_TLS_CERT !== !env.SMTP_TLS_KEY) problems.push('SMTP_TLS_CERT and SMTP_TLS_KEY must be set together (or neither)')
   if (config.port > 65535) problems.push(`SMTP_PORT must be ≤ 65535 (got ${config.port})`)

@@ -16,6 +16,8 @@ export interface IngestPipeline {
   ready: Promise<void>
   /** Takes `raw` over: its memory may move to a worker thread, so the caller must not read it afterwards. */
   accept: (raw: Buffer, inboxIds: number[], receivedAt: number) => Promise<void>
+  /** Messages accepted and not yet committed (or failed). */
+  pending: () => number
   close: () => Promise<void>
 }
 
@@ -74,6 +76,7 @@ export function createIngestPipeline(db: Db, sqlite: SqliteHandle, config: Confi
   )
   return {
     ready: Promise.all([...parsers.map((p) => p.ready), writer.ready, checkpointer.ready]).then(() => {}),
+    pending: () => pending.size,
     accept: (raw, inboxIds, receivedAt) =>
       new Promise<void>((resolve, reject) => {
         const id = nextId++
@@ -94,11 +97,18 @@ export function createIngestPipeline(db: Db, sqlite: SqliteHandle, config: Confi
 
 function createInProcessPipeline(db: Db, sqlite: SqliteHandle, config: Config): IngestPipeline {
   const store = createMessageStore(createMessageWriter(db, sqlite), { maxBatchMessages: config.maxBatchMessages })
+  let pending = 0
   return {
     ready: Promise.resolve(),
+    pending: () => pending,
     accept: async (raw, inboxIds, receivedAt) => {
-      const parsed = await parseMessage(raw)
-      await store.store({ inboxIds, source: toStoredSource(raw, parsed.text, parsed.plainBodyStart), receivedAt, parsed, derived: deriveView(parsed) })
+      pending++
+      try {
+        const parsed = await parseMessage(raw)
+        await store.store({ inboxIds, source: toStoredSource(raw, parsed.text, parsed.plainBodyStart), receivedAt, parsed, derived: deriveView(parsed) })
+      } finally {
+        pending--
+      }
     },
     close: () => store.drain(),
   }

@@ -1,5 +1,7 @@
 import { createDb, migrateToLatest } from '@tempbox/db'
+import { serveMetrics } from '@tempbox/metrics'
 import { loadConfig } from './config.js'
+import { startHeartbeat } from './heartbeat.js'
 import { createSmtpServer } from './smtp-server.js'
 
 const config = loadConfig()
@@ -9,13 +11,22 @@ const ingest = createSmtpServer({ db, sqlite, config })
 const port = await ingest.listen()
 console.log(`[smtp] listening on ${config.host}:${port} for ${config.mailDomains.join(', ')}`)
 console.log(ingest.tlsStatus)
+const metrics = await serveMetrics({
+  ...config.metrics,
+  render: async () => ({ contentType: ingest.metrics.registry.contentType, body: await ingest.metrics.registry.metrics() }),
+  onError: (error) => console.error('[metrics] collecting failed:', error),
+})
+console.log(`[metrics] listening on ${config.metrics.host}:${metrics.port}`)
+const heartbeat = startHeartbeat(db, config.heartbeatMs)
 
 let isStopping = false
 const stop = async (signal: string) => {
   if (isStopping) return
   isStopping = true
   console.log(`[smtp] ${signal} received, closing`)
+  heartbeat.stop()
   await ingest.close()
+  await metrics.close()
   await db.destroy()
   process.exit(0)
 }

@@ -1,6 +1,7 @@
 import type { Db } from '@tempbox/db'
 import type { SMTPServerAddress, SMTPServerEnvelope, SMTPServerSession } from 'smtp-server'
 import type { Config } from './config.js'
+import type { RefusalReason } from './metrics.js'
 import { smtpError } from './smtp-error.js'
 
 /** Inbox ids of the accepted recipients, per SMTP transaction (smtp-server replaces the envelope on RSET/EHLO/after DATA). */
@@ -51,7 +52,7 @@ export function createInboxLookup(db: Db, cacheMs: number): InboxLookup {
  * Decides at RCPT, before any data is sent: foreign domains are refused as relaying (we are never an
  * open relay), unknown or expired addresses with 550 5.1.1, and recipients beyond the cap with 452.
  */
-export function createOnRcptTo(config: Config, lookup: InboxLookup) {
+export function createOnRcptTo(config: Config, lookup: InboxLookup, refused: (reason: RefusalReason) => void = () => {}) {
   const domains = new Set(config.mailDomains)
   return (
     address: SMTPServerAddress,
@@ -62,16 +63,19 @@ export function createOnRcptTo(config: Config, lookup: InboxLookup) {
     const at = recipient.lastIndexOf('@')
     const domain = at >= 0 ? recipient.slice(at + 1) : ''
     if (!domains.has(domain)) {
+      refused('relay_denied')
       callback(smtpError(550, '5.7.1 Relaying denied: this server only accepts mail for its own domains'))
       return
     }
     if (session.envelope.rcptTo.length >= config.maxRecipients) {
+      refused('too_many_recipients')
       callback(smtpError(452, '4.5.3 Too many recipients'))
       return
     }
     lookup.findActiveInboxId(recipient).then(
       (inboxId) => {
         if (inboxId === null) {
+          refused('unknown_recipient')
           callback(smtpError(550, '5.1.1 Mailbox unavailable: no such address, or it has expired'))
           return
         }
@@ -82,6 +86,7 @@ export function createOnRcptTo(config: Config, lookup: InboxLookup) {
       },
       (error: unknown) => {
         console.error('[smtp] inbox lookup failed:', error)
+        refused('lookup_failed')
         callback(smtpError(451, '4.3.0 Temporary failure, please try again later'))
       },
     )

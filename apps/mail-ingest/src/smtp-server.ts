@@ -5,11 +5,13 @@ import type { Config } from './config.js'
 import { createOnData } from './on-data.js'
 import { createInboxLookup, createOnRcptTo } from './on-rcpt-to.js'
 import { createIngestPipeline } from './ingest-pipeline.js'
+import { createIngestMetrics, type IngestMetrics } from './metrics.js'
 import type { SqliteHandle } from './store-message.js'
 import { describeCertificate, readKeyPair, watchKeyPair } from './tls-certificate.js'
 
 export interface IngestServer {
   server: SMTPServer
+  metrics: IngestMetrics
   /** Starts listening; resolves with the bound port (useful with port 0). */
   listen: () => Promise<number>
   /** The start-up line about TLS: the certificate in use, or that mail arrives in clear text. */
@@ -23,6 +25,7 @@ export function createSmtpServer({ db, sqlite, config }: { db: Db; sqlite: Sqlit
   // Read before anything starts: a missing or mismatched certificate stops the start with the reason.
   const keyPair = config.tls ? readKeyPair(config.tls) : null
   const pipeline = createIngestPipeline(db, sqlite, config)
+  const metrics = createIngestMetrics(pipeline.pending)
   const server = new SMTPServer({
     name: config.mailDomains[0],
     banner: 'Tempbox mail ingest',
@@ -38,8 +41,8 @@ export function createSmtpServer({ db, sqlite, config }: { db: Db; sqlite: Sqlit
     socketTimeout: config.socketTimeoutMs,
     closeTimeout: config.closeTimeoutMs,
     logger: false,
-    onRcptTo: createOnRcptTo(config, createInboxLookup(db, config.inboxCacheMs)),
-    onData: createOnData(config, pipeline),
+    onRcptTo: createOnRcptTo(config, createInboxLookup(db, config.inboxCacheMs), (reason) => metrics.refused.inc({ reason })),
+    onData: createOnData(config, pipeline, metrics),
   })
   server.on('error', (error) => console.error('[smtp] server error:', error.message))
   // The idle timeout does not stop a client that sends a byte now and then; this caps a connection's whole life.
@@ -53,7 +56,12 @@ export function createSmtpServer({ db, sqlite, config }: { db: Db; sqlite: Sqlit
       else socket.destroy()
     }, config.maxSessionMs)
     timer.unref()
-    socket.once('close', () => clearTimeout(timer))
+    metrics.sessionsOpened.inc()
+    metrics.sessionsOpen.inc()
+    socket.once('close', () => {
+      clearTimeout(timer)
+      metrics.sessionsOpen.dec()
+    })
   })
 
   // Each STARTTLS takes the server's current context, so a replaced certificate serves the next session on.
@@ -70,6 +78,7 @@ export function createSmtpServer({ db, sqlite, config }: { db: Db; sqlite: Sqlit
     tlsStatus: keyPair
       ? `[smtp] STARTTLS offered with ${describeCertificate(keyPair.cert)}`
       : '[smtp] no TLS certificate (SMTP_TLS_CERT, SMTP_TLS_KEY): mail arrives in clear text',
+    metrics,
     listen: async () => {
       await pipeline.ready
       return new Promise<number>((resolve, reject) => {

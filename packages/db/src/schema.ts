@@ -141,6 +141,54 @@ export interface ShortLinkTable {
   secret_hash: string | null
 }
 
+/** When each background service last said it was up (mail-ingest writes it; the API's readiness check reads it). */
+export interface ServiceHeartbeatTable {
+  service: string
+  beat_at: Millis
+  /** Past this time without a newer beat the service counts as down (three missed beats, not one slow one). */
+  stale_at: Millis
+}
+
+/** One webhook per inbox: each new message is POSTed to `url`, signed with `secret`. Goes with its inbox. */
+export interface WebhookTable {
+  id: Generated<number>
+  inbox_id: number
+  url: string
+  /** HMAC-SHA256 key for the signature header; shown to the owner once, when set. */
+  secret: string
+  created_at: Millis
+  /** Deliveries of this webhook in state `pending` (kept by triggers; the per-inbox cap compares against it). */
+  pending: Generated<number>
+}
+
+export type WebhookDeliveryState = 'pending' | 'delivered' | 'failed' | 'dropped'
+
+/** One message to one webhook; queued by a trigger in the transaction that stores the message. */
+export interface WebhookDeliveryTable {
+  id: Generated<number>
+  /** The id receivers see (and drop duplicates by): the same on every attempt. */
+  delivery_id: string
+  webhook_id: number
+  message_id: number
+  state: ColumnType<WebhookDeliveryState, WebhookDeliveryState, WebhookDeliveryState>
+  attempts: Generated<number>
+  created_at: Millis
+  next_attempt_at: Millis
+  last_attempt_at: Millis | null
+  /** HTTP status of the last attempt; null when it got no answer (timeout, refused target, connection error). */
+  last_status_code: number | null
+  last_error: string | null
+}
+
+/** The single row of queue-wide counters and the caps the enqueue trigger applies (written by the API at start). */
+export interface WebhookQueueTable {
+  id: number
+  pending: Generated<number>
+  dropped: Generated<number>
+  max_pending: number
+  max_pending_per_inbox: number
+}
+
 export interface Database {
   inbox: InboxTable
   message: MessageTable
@@ -153,6 +201,10 @@ export interface Database {
   inbox_created_daily: InboxCreatedDailyTable
   short_link: ShortLinkTable
   site_fact: SiteFactTable
+  service_heartbeat: ServiceHeartbeatTable
+  webhook: WebhookTable
+  webhook_delivery: WebhookDeliveryTable
+  webhook_queue: WebhookQueueTable
 }
 
 export type InboxRow = Selectable<InboxTable>
@@ -170,3 +222,5 @@ export type ContactMessageRow = Selectable<ContactMessageTable>
 export type NewContactMessage = Insertable<ContactMessageTable>
 export type ShortLinkRow = Selectable<ShortLinkTable>
 export type NewShortLink = Insertable<ShortLinkTable>
+export type WebhookRow = Selectable<WebhookTable>
+export type WebhookDeliveryRow = Selectable<WebhookDeliveryTable>

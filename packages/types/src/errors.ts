@@ -29,6 +29,9 @@ export const ERROR_CODES = [
   'link_not_found',
   'invalid_url',
   'invalid_ip',
+  'invalid_webhook_url',
+  'webhook_target_refused',
+  'webhook_not_found',
   'internal',
   'unavailable',
 ] as const

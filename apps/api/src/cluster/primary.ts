@@ -3,6 +3,7 @@ import { createDb, migrateToLatest } from '@tempbox/db'
 import type { Config } from '../config.js'
 import { setupKeyNotice } from '../services/setup-service.js'
 import { serveIpc, workerPort, type IpcPort } from './ipc.js'
+import { serveClusterMetrics } from './metrics.js'
 import { primaryLog } from './primary-log.js'
 import { PrimaryState } from './primary-state.js'
 import { ROLE_ENV, type WorkerRole } from './protocol.js'
@@ -28,6 +29,8 @@ export async function runPrimary(config: Config): Promise<void> {
   if (notice) log.warn(notice)
   await db.destroy()
 
+  const metrics = await serveClusterMetrics(config, (err) => log.error('[metrics] collecting from the workers failed', err))
+  log.info(`[metrics] listening on ${config.metrics.host}:${metrics.port}`)
   const state = new PrimaryState(config)
   const workers = new Map<Worker, { port: IpcPort; role: WorkerRole; firstGeneration: boolean; listened: boolean }>()
   const handlers = state.handlers((origin) => [...workers.values()].map((w) => w.port).filter((port) => port !== origin))

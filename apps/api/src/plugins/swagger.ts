@@ -16,7 +16,11 @@ export default fp(
             'Temporary email addresses over HTTP: generate an address, point any SMTP client at our server, then read, ' +
             'wait for, or stream what arrives. Errors are JSON `{error, code}` where `error` is a sentence a person reads.',
         },
-        tags: [{ name: 'email', description: 'Temporary addresses and their mail' }, { name: 'health' }],
+        tags: [
+          { name: 'email', description: 'Temporary addresses and their mail' },
+          { name: 'webhooks', description: 'Signed POSTs of each new message of an address, retried for up to 24 hours' },
+          { name: 'health', description: 'Liveness and readiness (database, mail ingest, change feed)' },
+        ],
         // Routes that need a signed-in account declare `security: [{ bearer: [] }]`.
         components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
       },

@@ -51,3 +51,9 @@ export async function deleteExpiredInboxes(db: Db, now: number): Promise<number[
   const rows = await db.deleteFrom('inbox').where('expires_at', '<=', now).returning('id').execute()
   return rows.map((r) => r.id)
 }
+
+/** Addresses not yet expired (an index range on expires_at). */
+export async function countActiveInboxes(db: Db, now: number): Promise<number> {
+  const row = await db.selectFrom('inbox').select((eb) => eb.fn.countAll<number>().as('n')).where('expires_at', '>', now).executeTakeFirstOrThrow()
+  return Number(row.n)
+}

@@ -1,15 +1,71 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { Type } from 'typebox'
+import { INGEST_SERVICE, lastHeartbeat } from '@tempbox/db'
+import { LivenessResponse, ReadinessResponse, type HealthCheck } from '@tempbox/types'
 import { sql } from 'kysely'
 
-const HealthResponse = Type.Object({ status: Type.Literal('ok'), uptimeSeconds: Type.Number() })
+/** The change feed checks every 25 ms; five seconds without a completed check mean it is stuck or failing (not just a busy moment). */
+const CHANGE_FEED_STALE_MS = 5_000
 
-/** Liveness plus a trivial query so a broken database shows up as unhealthy. */
+/**
+ * Liveness (the process answers) and readiness (it can do its job): the database answers, mail-ingest has written its
+ * heartbeat lately, and the change feed that brings new mail to open inboxes keeps up. Load balancers route on the
+ * second; a supervisor restarts on the first.
+ */
 const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  app.get('/health', { schema: { tags: ['health'], response: { 200: HealthResponse } } }, async () => {
-    await sql`select 1`.execute(app.db)
-    return { status: 'ok' as const, uptimeSeconds: Math.round(process.uptime()) }
-  })
+  app.get(
+    '/health/live',
+    { schema: { tags: ['health'], summary: 'Liveness: the process is up and answering', response: { 200: LivenessResponse } } },
+    async () => ({ status: 'ok' as const, uptimeSeconds: Math.round(process.uptime()) }),
+  )
+
+  app.get(
+    '/health',
+    {
+      schema: {
+        tags: ['health'],
+        summary: 'Readiness: database, mail ingest and change feed all working (503 when any is not)',
+        response: { 200: ReadinessResponse, 503: ReadinessResponse },
+      },
+    },
+    async (_request, reply) => {
+      const now = Date.now()
+      const database = await checkDatabase()
+      const ingest = database.ok ? await checkIngest(now) : { ok: false, detail: 'Unknown: the database does not answer.' }
+      const sinceFeed = now - app.mailWatcher.lastCheckedAt
+      const changeFeed: HealthCheck =
+        sinceFeed <= CHANGE_FEED_STALE_MS
+          ? { ok: true, detail: `Checked for new mail ${sinceFeed} ms ago.` }
+          : { ok: false, detail: `No completed check for new mail in ${seconds(sinceFeed)}.` }
+      const ready = database.ok && ingest.ok && changeFeed.ok
+      return reply.code(ready ? 200 : 503).header('Cache-Control', 'no-store').send({
+        status: ready ? 'ok' : 'unavailable',
+        uptimeSeconds: Math.round(process.uptime()),
+        checks: { database, ingest, changeFeed },
+      })
+    },
+  )
+
+  async function checkDatabase(): Promise<HealthCheck> {
+    try {
+      await sql`select 1`.execute(app.db)
+      return { ok: true, detail: 'Answers queries.' }
+    } catch (err) {
+      return { ok: false, detail: `Query failed: ${err instanceof Error ? err.message : String(err)}` }
+    }
+  }
+
+  async function checkIngest(now: number): Promise<HealthCheck> {
+    const beat = await lastHeartbeat(app.db, INGEST_SERVICE)
+    if (beat === null) return { ok: false, detail: 'mail-ingest has never reported in: is it running on this database?' }
+    const age = Math.max(0, now - beat.beatAt)
+    return now <= beat.staleAt
+      ? { ok: true, detail: `mail-ingest reported in ${seconds(age)} ago.` }
+      : { ok: false, detail: `mail-ingest has not reported in for ${seconds(age)}.` }
+  }
+}
+
+function seconds(ms: number): string {
+  return `${(ms / 1000).toFixed(1)} s`
 }
 
 export default healthRoutes

@@ -28,6 +28,8 @@ export class MailWatcher {
     this.checkedThisTurn = false
   }
   private timer: NodeJS.Timeout | null = null
+  /** When a scheduled check last completed without error (the readiness check reads it). */
+  lastCheckedAt = 0
   private readonly listeners = new Map<number, Set<InboxListener>>()
   private readonly changeHandlers = new Set<(inboxId: number) => void>()
   private readonly commitHandlers = new Set<() => void>()
@@ -45,8 +47,14 @@ export class MailWatcher {
       this.version = this.readVersion()
     }
     this.lastId = await maxMessageId(this.db)
+    this.lastCheckedAt = Date.now()
     this.timer = setInterval(() => {
-      void this.sync().catch(() => undefined)
+      void this.sync().then(
+        () => {
+          this.lastCheckedAt = Date.now()
+        },
+        () => undefined,
+      )
     }, this.intervalMs)
     this.timer.unref()
   }

@@ -8,6 +8,8 @@ import * as m0006 from './2026_11_23_000006_message_derived_view.js'
 import * as m0007 from './2026_11_23_000007_message_inbox_id_index.js'
 import * as m0008 from './2026_11_23_000008_short_link_owner_secret.js'
 import * as m0009 from './2026_11_23_000009_message_content_stored_once.js'
+import * as m0010 from './2026_11_23_000010_service_heartbeat.js'
+import * as m0011 from './2026_11_23_000011_webhooks.js'
 
 /**
  * Migrations are listed statically (not read from disk) so they survive bundling into each app.
@@ -23,6 +25,8 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026_11_23_000007_message_inbox_id_index': m0007,
   '2026_11_23_000008_short_link_owner_secret': m0008,
   '2026_11_23_000009_message_content_stored_once': m0009,
+  '2026_11_23_000010_service_heartbeat': m0010,
+  '2026_11_23_000011_webhooks': m0011,
 }
 
 export const migrationProvider: MigrationProvider = {

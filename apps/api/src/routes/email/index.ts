@@ -5,6 +5,7 @@ import { AddressParams, addressErrors } from './schemas.js'
 import messageRoutes from './messages.js'
 import liveRoutes from './live.js'
 import { limitGuesses } from '../../plugins/guess-limit.js'
+import webhookRoutes from './webhook.js'
 
 /** The temporary-email API. Thin: rules live in InboxService. */
 const emailRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -92,6 +93,7 @@ const emailRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   await app.register(messageRoutes)
   await app.register(liveRoutes)
+  await app.register(webhookRoutes)
 }
 
 export default emailRoutes

@@ -64,6 +64,7 @@ const liveRoutes: FastifyPluginAsyncTypebox = async (app) => {
         clearInterval(heartbeat)
         clearTimeout(expiry)
         closers.delete(close)
+        app.metrics.sseClients.dec()
         res.end()
       }
       const onEvent = (event: InboxEvent) => {
@@ -84,6 +85,7 @@ const liveRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const heartbeat = setInterval(() => res.write(': ping\n\n'), heartbeatMs)
       const expiry = setTimeout(() => onEvent({ type: 'expired' }), Math.min(inbox.expires_at - Date.now(), 2 ** 31 - 1))
       closers.add(close)
+      app.metrics.sseClients.inc()
       res.on('close', close)
       for (const row of await inboxes.messagesAfter(inbox, lastSent)) onEvent({ type: 'message', row })
     },

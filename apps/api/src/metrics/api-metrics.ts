@@ -1,0 +1,83 @@
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client'
+
+/** Outcome of one webhook delivery attempt (or of the decision not to make one). */
+export type WebhookOutcome = 'delivered' | 'failed_attempt' | 'gave_up' | 'refused_target' | 'dropped_queue_full'
+
+/** What one API process counts for operators; with API_PROCESSES > 1 the primary adds up its workers' (cluster/). */
+export interface ApiMetrics {
+  registry: Registry
+  httpSeconds: Histogram<'method' | 'route' | 'status'>
+  sseClients: Gauge
+  webhookDeliveries: Counter<'outcome'>
+}
+
+/**
+ * Database-wide numbers every worker would report alike: read at scrape time, and taken from one worker (not summed)
+ * when the cluster's primary aggregates.
+ */
+export interface DatabaseGauges {
+  activeAddresses: () => Promise<number>
+  webhookQueue: () => Promise<{ pending: number; dropped: number }>
+  /** Epoch ms of mail-ingest's last heartbeat, or null if it never wrote one. */
+  ingestHeartbeat: () => Promise<number | null>
+}
+
+export function createApiMetrics(gauges: DatabaseGauges): ApiMetrics {
+  const registry = new Registry()
+  collectDefaultMetrics({ register: registry, prefix: 'tempbox_api_' })
+  new Gauge({
+    name: 'tempbox_active_addresses',
+    help: 'Addresses that have not expired',
+    registers: [registry],
+    aggregator: 'max',
+    async collect() {
+      this.set(await gauges.activeAddresses())
+    },
+  })
+  new Gauge({
+    name: 'tempbox_webhook_queue_deliveries',
+    help: 'Webhook deliveries waiting to be made or retried',
+    registers: [registry],
+    aggregator: 'max',
+    async collect() {
+      this.set((await gauges.webhookQueue()).pending)
+    },
+  })
+  new Gauge({
+    name: 'tempbox_ingest_heartbeat_age_seconds',
+    help: 'Seconds since mail-ingest last reported in (+Inf: never)',
+    registers: [registry],
+    aggregator: 'min',
+    async collect() {
+      const at = await gauges.ingestHeartbeat()
+      this.set(at === null ? Infinity : Math.max(0, Date.now() - at) / 1000)
+    },
+  })
+  new Counter({
+    name: 'tempbox_webhook_dropped_deliveries_total',
+    help: 'Webhook deliveries not queued because a queue cap was reached',
+    registers: [registry],
+    aggregator: 'max',
+    async collect() {
+      this.reset()
+      this.inc((await gauges.webhookQueue()).dropped)
+    },
+  })
+  return {
+    registry,
+    httpSeconds: new Histogram({
+      name: 'tempbox_http_request_duration_seconds',
+      help: 'HTTP requests by method, route pattern (never the URL: it may hold an address) and status class',
+      labelNames: ['method', 'route', 'status'],
+      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10],
+      registers: [registry],
+    }),
+    sseClients: new Gauge({ name: 'tempbox_sse_clients', help: 'Open Server-Sent Events streams', registers: [registry] }),
+    webhookDeliveries: new Counter({
+      name: 'tempbox_webhook_deliveries_total',
+      help: 'Webhook delivery attempts by outcome',
+      labelNames: ['outcome'],
+      registers: [registry],
+    }),
+  }
+}

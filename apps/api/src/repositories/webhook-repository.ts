@@ -1,0 +1,109 @@
+import type { Db, WebhookDeliveryRow, WebhookDeliveryState, WebhookRow } from '@tempbox/db'
+import { findMessagesByIds, type MessageSummaryRow } from './message-repository.js'
+
+export async function findWebhook(db: Db, inboxId: number): Promise<WebhookRow | undefined> {
+  return db.selectFrom('webhook').selectAll().where('inbox_id', '=', inboxId).executeTakeFirst()
+}
+
+/** Sets the inbox's webhook, replacing URL and secret of an existing one (its queued deliveries go to the new URL). */
+export async function upsertWebhook(db: Db, values: { inboxId: number; url: string; secret: string; createdAt: number }): Promise<WebhookRow> {
+  return db
+    .insertInto('webhook')
+    .values({ inbox_id: values.inboxId, url: values.url, secret: values.secret, created_at: values.createdAt })
+    .onConflict((oc) => oc.column('inbox_id').doUpdateSet({ url: values.url, secret: values.secret, created_at: values.createdAt }))
+    .returningAll()
+    .executeTakeFirstOrThrow()
+}
+
+/** Removes the webhook and, with it, its queued deliveries and their log (ON DELETE CASCADE). */
+export async function deleteWebhook(db: Db, inboxId: number): Promise<boolean> {
+  const result = await db.deleteFrom('webhook').where('inbox_id', '=', inboxId).executeTakeFirst()
+  return Number(result.numDeletedRows) > 0
+}
+
+export async function listRecentDeliveries(db: Db, webhookId: number, limit: number): Promise<WebhookDeliveryRow[]> {
+  return db.selectFrom('webhook_delivery').selectAll().where('webhook_id', '=', webhookId).orderBy('id', 'desc').limit(limit).execute()
+}
+
+/** The caps the enqueue trigger applies; the API writes its configuration here at start. */
+export async function setQueueCaps(db: Db, maxPending: number, maxPendingPerInbox: number): Promise<void> {
+  await db.updateTable('webhook_queue').set({ max_pending: maxPending, max_pending_per_inbox: maxPendingPerInbox }).where('id', '=', 1).execute()
+}
+
+export async function queueCounters(db: Db): Promise<{ pending: number; dropped: number }> {
+  const row = await db.selectFrom('webhook_queue').select(['pending', 'dropped']).where('id', '=', 1).executeTakeFirst()
+  return { pending: row?.pending ?? 0, dropped: row?.dropped ?? 0 }
+}
+
+/** Everything one attempt needs: where, with which key, and the message it announces. */
+export interface DueDelivery {
+  id: number
+  deliveryId: string
+  attempts: number
+  createdAt: number
+  url: string
+  secret: string
+  address: string
+  message: MessageSummaryRow
+}
+
+/** Pending deliveries whose time has come, oldest first, leaving out those already in flight. */
+export async function listDueDeliveries(db: Db, now: number, limit: number, skip: number[]): Promise<DueDelivery[]> {
+  let query = db
+    .selectFrom('webhook_delivery as d')
+    .innerJoin('webhook as w', 'w.id', 'd.webhook_id')
+    .innerJoin('inbox as i', 'i.id', 'w.inbox_id')
+    .select(['d.id', 'd.delivery_id', 'd.attempts', 'd.created_at', 'd.message_id', 'w.url', 'w.secret', 'i.address'])
+    .where('d.state', '=', 'pending')
+    .where('d.next_attempt_at', '<=', now)
+  if (skip.length > 0) query = query.where('d.id', 'not in', skip)
+  const rows = await query.orderBy('d.next_attempt_at').limit(limit).execute()
+  if (rows.length === 0) return []
+  // A message's deliveries go with it (ON DELETE CASCADE), so each row finds its message.
+  const messages = new Map((await findMessagesByIds(db, rows.map((r) => r.message_id))).map((m) => [m.id, m]))
+  return rows.flatMap((r) => {
+    const message = messages.get(r.message_id)
+    if (!message) return []
+    return [{ id: r.id, deliveryId: r.delivery_id, attempts: r.attempts, createdAt: r.created_at, url: r.url, secret: r.secret, address: r.address, message }]
+  })
+}
+
+/** When the next pending delivery falls due, or null when none is queued. */
+export async function nextDueAt(db: Db): Promise<number | null> {
+  const row = await db
+    .selectFrom('webhook_delivery')
+    .select((eb) => eb.fn.min('next_attempt_at').as('at'))
+    .where('state', '=', 'pending')
+    .executeTakeFirst()
+  return row?.at ?? null
+}
+
+export interface AttemptResult {
+  id: number
+  state: WebhookDeliveryState
+  attemptedAt: number
+  nextAttemptAt: number
+  statusCode: number | null
+  error: string | null
+}
+
+/** Records a batch of attempts in one transaction: one fsync for many deliveries, not one each. */
+export async function recordAttempts(db: Db, results: AttemptResult[]): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    for (const r of results) {
+      await trx
+        .updateTable('webhook_delivery')
+        .set((eb) => ({
+          state: r.state,
+          attempts: eb('attempts', '+', 1),
+          last_attempt_at: r.attemptedAt,
+          next_attempt_at: r.nextAttemptAt,
+          last_status_code: r.statusCode,
+          last_error: r.error,
+        }))
+        .where('id', '=', r.id)
+        .where('state', '=', 'pending')
+        .execute()
+    }
+  })
+}

@@ -1,0 +1,184 @@
+import type { Db } from '@tempbox/db'
+import type { MessageSummary, WebhookPayload } from '@tempbox/types'
+import type { FastifyBaseLogger } from 'fastify'
+import type { Config } from '../config.js'
+import type { ApiMetrics } from '../metrics/api-metrics.js'
+import type { MessageSummaryRow } from '../repositories/message-repository.js'
+import { listDueDeliveries, nextDueAt, recordAttempts, type AttemptResult, type DueDelivery } from '../repositories/webhook-repository.js'
+import type { MailWatcher } from './mail-watcher.js'
+import { attachmentUrl } from './message-view.js'
+import { postWebhook, signature, type SendResult } from './webhook-sender.js'
+import { parseWebhookUrl, resolveTarget, TargetRefused } from './webhook-target.js'
+
+/** Retries back off to at most one an hour. */
+const MAX_RETRY_DELAY_MS = 3_600_000
+/** Even with nothing committed, look at the queue this often (a retry timer lost to a clock jump, say). */
+const SAFETY_SCAN_MS = 30_000
+
+/**
+ * Makes the queued webhook deliveries: one loop for the whole service (the process that also sweeps). It wakes when
+ * another connection commits (the change feed's signal that mail may have arrived, and with it deliveries) and when
+ * the next retry falls due; it keeps up to `concurrency` attempts in flight and records finished attempts in batches,
+ * one transaction each. A delivery stays `pending` in the database until its success is recorded, so a crash at any
+ * point means it is made again after the restart, with the same delivery id: at least once.
+ */
+export class WebhookDeliverer {
+  private readonly inFlight = new Map<number, Promise<void>>()
+  private results: AttemptResult[] = []
+  private flushing: Promise<void> | null = null
+  private scanning: Promise<void> | null = null
+  private rescan = false
+  private retryTimer: NodeJS.Timeout | null = null
+  private safetyTimer: NodeJS.Timeout | null = null
+  private stopped = false
+
+  constructor(
+    private readonly db: Db,
+    private readonly config: Pick<Config, 'publicUrl' | 'webhooks'>,
+    private readonly watcher: MailWatcher,
+    private readonly view: (row: MessageSummaryRow) => MessageSummary,
+    private readonly metrics: ApiMetrics,
+    private readonly log: FastifyBaseLogger,
+  ) {}
+
+  start(): void {
+    this.watcher.onAnyCommit(() => setImmediate(() => this.wake()))
+    this.safetyTimer = setInterval(() => this.wake(), SAFETY_SCAN_MS)
+    this.safetyTimer.unref()
+    this.wake()
+  }
+
+  /** Stops taking new work; waits for attempts in flight (each bounded by the timeout) and records them. */
+  async stop(): Promise<void> {
+    this.stopped = true
+    if (this.retryTimer) clearTimeout(this.retryTimer)
+    if (this.safetyTimer) clearInterval(this.safetyTimer)
+    await this.scanning
+    await Promise.all(this.inFlight.values())
+    await this.flush()
+  }
+
+  private wake(): void {
+    if (this.stopped) return
+    if (this.scanning) {
+      this.rescan = true
+      return
+    }
+    this.scanning = this.scan()
+      .catch((err: unknown) => this.log.error({ err }, '[webhooks] reading the queue failed'))
+      .finally(() => {
+        this.scanning = null
+      })
+  }
+
+  private async scan(): Promise<void> {
+    do {
+      this.rescan = false
+      const free = this.config.webhooks.concurrency - this.inFlight.size
+      if (free <= 0) return
+      const due = await listDueDeliveries(this.db, Date.now(), free, [...this.inFlight.keys()])
+      for (const delivery of due) {
+        if (this.stopped) return
+        this.inFlight.set(delivery.id, this.attempt(delivery))
+      }
+      if (due.length === free) this.rescan = true
+    } while (this.rescan && !this.stopped)
+    await this.scheduleRetry()
+  }
+
+  /** Sleeps until the next pending delivery falls due (the commit signal covers new ones). */
+  private async scheduleRetry(): Promise<void> {
+    if (this.retryTimer) clearTimeout(this.retryTimer)
+    this.retryTimer = null
+    const at = await nextDueAt(this.db)
+    if (at === null || this.stopped) return
+    this.retryTimer = setTimeout(() => this.wake(), Math.min(Math.max(at - Date.now(), 0), SAFETY_SCAN_MS))
+    this.retryTimer.unref()
+  }
+
+  private async attempt(delivery: DueDelivery): Promise<void> {
+    const { webhooks } = this.config
+    let result: SendResult
+    let refused = false
+    try {
+      const url = parseWebhookUrl(delivery.url, webhooks)
+      // Checked again at every attempt, and the connection goes to exactly the address checked.
+      const target = await resolveTarget(url, webhooks)
+      const body = JSON.stringify(this.payload(delivery))
+      const timestamp = Math.floor(Date.now() / 1000)
+      result = await postWebhook(
+        url,
+        target,
+        body,
+        {
+          'User-Agent': 'Tempbox-Webhook/1',
+          'Tempbox-Delivery': delivery.deliveryId,
+          'Tempbox-Timestamp': String(timestamp),
+          'Tempbox-Signature': signature(delivery.secret, timestamp, body),
+        },
+        webhooks.timeoutMs,
+      )
+    } catch (err) {
+      refused = err instanceof TargetRefused
+      result = { statusCode: null, error: err instanceof Error ? err.message : String(err) }
+    }
+    const now = Date.now()
+    const delivered = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300
+    const attempts = delivery.attempts + 1
+    const nextAttemptAt = now + this.retryDelay(attempts)
+    const gaveUp = !delivered && nextAttemptAt > delivery.createdAt + webhooks.retryWindowMs
+    const error = delivered ? null : (result.error ?? `The receiver answered HTTP ${result.statusCode}.`)
+    this.metrics.webhookDeliveries.inc({ outcome: delivered ? 'delivered' : gaveUp ? 'gave_up' : refused ? 'refused_target' : 'failed_attempt' })
+    this.results.push({
+      id: delivery.id,
+      state: delivered ? 'delivered' : gaveUp ? 'failed' : 'pending',
+      attemptedAt: now,
+      nextAttemptAt: delivered || gaveUp ? now : nextAttemptAt,
+      statusCode: result.statusCode,
+      error,
+    })
+    this.flushing ??= this.flush()
+  }
+
+  /** Doubling from the base, at most an hour, with up to 20 % added so that many failed deliveries do not retry in step. */
+  private retryDelay(attempts: number): number {
+    const delay = Math.min(this.config.webhooks.retryBaseMs * 2 ** Math.min(attempts - 1, 30), MAX_RETRY_DELAY_MS)
+    return Math.round(delay * (1 + Math.random() * 0.2))
+  }
+
+  /** Writes the finished attempts, those that finished meanwhile in the next batch; a row leaves `inFlight` only once written. */
+  private async flush(): Promise<void> {
+    while (this.results.length > 0) {
+      // Attempts finishing in the same moment join one transaction.
+      await new Promise<void>((resolve) => setImmediate(resolve))
+      const batch = this.results
+      this.results = []
+      try {
+        await recordAttempts(this.db, batch)
+      } catch (err) {
+        // Left pending in the database: it is tried again, as after a crash.
+        this.log.error({ err }, '[webhooks] recording attempts failed')
+      }
+      for (const r of batch) this.inFlight.delete(r.id)
+    }
+    this.flushing = null
+    this.wake()
+  }
+
+  private payload(delivery: DueDelivery): WebhookPayload {
+    const { address, message } = delivery
+    const base = this.config.publicUrl
+    const messagePath = `/api/email/${encodeURIComponent(address)}/messages/${message.id}`
+    return {
+      type: 'message.received',
+      deliveryId: delivery.deliveryId,
+      address,
+      message: this.view(message),
+      links: {
+        message: base + messagePath,
+        raw: `${base}${messagePath}/raw`,
+        attachments: Array.from({ length: message.attachment_count }, (_, i) => base + attachmentUrl(address, message.id, i)),
+      },
+    }
+  }
+}

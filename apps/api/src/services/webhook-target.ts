@@ -1,0 +1,83 @@
+import { lookup } from 'node:dns/promises'
+import { isIP } from 'node:net'
+import { isPrivateIp, parseIp } from './ip-address.js'
+
+/** Why a webhook URL or the address it resolves to is refused, in a sentence for the person who set it. */
+export class TargetRefused extends Error {
+  constructor(
+    message: string,
+    readonly code: 'invalid_webhook_url' | 'webhook_target_refused',
+  ) {
+    super(message)
+    this.name = 'TargetRefused'
+  }
+}
+
+export interface TargetPolicy {
+  allowHttp: boolean
+  allowPrivate: boolean
+}
+
+/**
+ * Whether a webhook may reach this address unless the operator allows private targets: not loopback, private
+ * networks, carrier-grade NAT, link-local (where cloud metadata services answer, 169.254.169.254 among them),
+ * multicast, reserved or unspecified (IPv4-mapped IPv6 addresses count as the IPv4 they carry).
+ */
+export function isPublicAddress(address: string): boolean {
+  const ip = parseIp(address)
+  return ip !== null && !isPrivateIp(ip)
+}
+
+/** Checks the URL itself (scheme, no credentials); returns it normalized. */
+export function parseWebhookUrl(raw: string, policy: TargetPolicy): URL {
+  let url: URL
+  try {
+    url = new URL(raw)
+  } catch {
+    throw new TargetRefused('This is not a URL. Give a full address such as https://example.com/hooks/tempbox.', 'invalid_webhook_url')
+  }
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && policy.allowHttp)) {
+    throw new TargetRefused(
+      policy.allowHttp ? 'Webhook URLs must start with https:// or http://.' : 'Webhook URLs must use https:// (plain http is not allowed on this server).',
+      'invalid_webhook_url',
+    )
+  }
+  if (url.username || url.password) {
+    throw new TargetRefused('Webhook URLs must not contain a user name or password; put a token in the path or query instead.', 'invalid_webhook_url')
+  }
+  url.hash = ''
+  return url
+}
+
+export interface ResolvedTarget {
+  address: string
+  family: 4 | 6
+}
+
+/**
+ * The address to connect to, checked. Every address the name resolves to must be allowed (a name that also resolves
+ * to a private address is refused), and the caller connects to the very address returned, never resolving again:
+ * a second lookup could answer differently (DNS rebinding).
+ */
+export async function resolveTarget(url: URL, policy: TargetPolicy): Promise<ResolvedTarget> {
+  const host = url.hostname.replace(/^\[|\]$/g, '')
+  const literal = isIP(host)
+  let addresses: { address: string; family: number }[]
+  if (literal) addresses = [{ address: host, family: literal }]
+  else {
+    try {
+      addresses = await lookup(host, { all: true, verbatim: true })
+    } catch {
+      throw new TargetRefused(`The host name "${host}" does not resolve.`, 'webhook_target_refused')
+    }
+  }
+  if (addresses.length === 0) throw new TargetRefused(`The host name "${host}" does not resolve.`, 'webhook_target_refused')
+  if (!policy.allowPrivate && addresses.some((a) => !isPublicAddress(a.address))) {
+    throw new TargetRefused(
+      `"${host}" points to a loopback, private, link-local or otherwise non-public address; webhooks may only reach public addresses on this server.`,
+      'webhook_target_refused',
+    )
+  }
+  const first = addresses[0]!
+  return { address: first.address, family: first.family === 6 ? 6 : 4 }
+}

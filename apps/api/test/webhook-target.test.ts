@@ -1,0 +1,83 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import type { App } from '../src/app.js'
+import { isPublicAddress, parseWebhookUrl, resolveTarget } from '../src/services/webhook-target.js'
+import { buildTestApp } from './helper.js'
+
+describe('which addresses a webhook may reach', () => {
+  it.each([
+    '127.0.0.1', '127.8.9.10', '10.1.2.3', '172.16.0.1', '172.31.255.255', '192.168.1.1', '169.254.169.254', '100.100.100.200',
+    '0.0.0.0', '224.0.0.1', '255.255.255.255', '::1', '::', 'fe80::1', 'fd00:ec2::254', 'fc00::5', '::ffff:127.0.0.1', '::ffff:10.0.0.1',
+  ])('refuses %s', (address) => {
+    expect(isPublicAddress(address)).toBe(false)
+  })
+
+  it.each(['93.184.216.34', '8.8.8.8', '172.32.0.1', '2606:4700:4700::1111', '::ffff:8.8.8.8'])('allows %s', (address) => {
+    expect(isPublicAddress(address)).toBe(true)
+  })
+
+  it('refuses a host name that resolves to loopback, and allows it when private targets are allowed', async () => {
+    const url = parseWebhookUrl('https://localhost:8443/hook', { allowHttp: false, allowPrivate: false })
+    await expect(resolveTarget(url, { allowHttp: false, allowPrivate: false })).rejects.toThrow(/non-public address/)
+    const target = await resolveTarget(url, { allowHttp: false, allowPrivate: true })
+    expect(isPublicAddress(target.address)).toBe(false)
+  })
+})
+
+describe('PUT /api/email/{address}/webhook with the default policy (https only, public targets only)', () => {
+  let app: App
+  afterEach(async () => {
+    await app?.close()
+  })
+
+  async function addressOf(app: App): Promise<string> {
+    const res = await app.inject({ method: 'POST', url: '/api/email/generate' })
+    return res.json<{ email: string }>().email
+  }
+
+  it.each([
+    ['https://127.0.0.1/hook', 'webhook_target_refused'],
+    ['https://localhost/hook', 'webhook_target_refused'],
+    ['https://169.254.169.254/latest/meta-data', 'webhook_target_refused'],
+    ['https://[::1]:8443/hook', 'webhook_target_refused'],
+    ['https://10.0.0.8/hook', 'webhook_target_refused'],
+    ['http://example.com/hook', 'invalid_webhook_url'],
+    ['https://user:pass@example.com/hook', 'invalid_webhook_url'],
+    ['not a url', 'invalid_webhook_url'],
+  ])('refuses %s with %s', async (url, code) => {
+    app = await buildTestApp()
+    const address = await addressOf(app)
+    const res = await app.inject({ method: 'PUT', url: `/api/email/${address}/webhook`, payload: { url } })
+    expect(res.statusCode).toBe(400)
+    expect(res.json()).toMatchObject({ code, error: expect.any(String) })
+    expect((await app.inject({ method: 'GET', url: `/api/email/${address}/webhook` })).statusCode).toBe(404)
+  })
+
+  it('sets, shows (without the secret), replaces and removes a webhook when private targets are allowed', async () => {
+    app = await buildTestApp({ WEBHOOK_ALLOW_PRIVATE: 'true' })
+    const address = await addressOf(app)
+    const first = await app.inject({ method: 'PUT', url: `/api/email/${address}/webhook`, payload: { url: 'https://127.0.0.1:9/a' } })
+    expect(first.statusCode).toBe(201)
+    const { secret } = first.json<{ secret: string }>()
+    expect(secret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/)
+    const shown = await app.inject({ method: 'GET', url: `/api/email/${address}/webhook` })
+    expect(shown.json()).toEqual({ url: 'https://127.0.0.1:9/a', createdAt: expect.any(String), pendingDeliveries: 0 })
+    expect(shown.body).not.toContain(secret)
+
+    const second = await app.inject({ method: 'PUT', url: `/api/email/${address}/webhook`, payload: { url: 'https://127.0.0.1:9/b' } })
+    expect(second.statusCode).toBe(200)
+    expect(second.json<{ secret: string }>().secret).not.toBe(secret)
+    expect((await app.inject({ method: 'GET', url: `/api/email/${address}/webhook/deliveries` })).json()).toEqual({ deliveries: [] })
+
+    expect((await app.inject({ method: 'DELETE', url: `/api/email/${address}/webhook` })).statusCode).toBe(204)
+    const gone = await app.inject({ method: 'DELETE', url: `/api/email/${address}/webhook` })
+    expect(gone.statusCode).toBe(404)
+    expect(gone.json()).toMatchObject({ code: 'webhook_not_found' })
+  })
+
+  it('answers 404 for an unknown address', async () => {
+    app = await buildTestApp()
+    const res = await app.inject({ method: 'PUT', url: '/api/email/nobody@tempbox.local/webhook', payload: { url: 'https://example.com/' } })
+    expect(res.statusCode).toBe(404)
+    expect(res.json()).toMatchObject({ code: 'inbox_not_found' })
+  })
+})

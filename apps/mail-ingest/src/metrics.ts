@@ -1,0 +1,55 @@
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client'
+
+/** Why a recipient (at RCPT) or a message (at DATA) was refused. Never the address or the client's IP. */
+export type RefusalReason = 'relay_denied' | 'unknown_recipient' | 'too_many_recipients' | 'lookup_failed' | 'too_big' | 'store_failed'
+
+/** What mail-ingest counts for operators (served on METRICS_HOST:INGEST_METRICS_PORT). */
+export interface IngestMetrics {
+  registry: Registry
+  sessionsOpened: Counter
+  sessionsOpen: Gauge
+  accepted: Counter
+  refused: Counter<'reason'>
+  storedBytes: Counter
+  commitSeconds: Histogram
+}
+
+/**
+ * One registry per server (tests start several in one process). `queueDepth` is read at scrape time: messages
+ * received whose commit (and so whose 250) is still pending.
+ */
+export function createIngestMetrics(queueDepth: () => number): IngestMetrics {
+  const registry = new Registry()
+  collectDefaultMetrics({ register: registry, prefix: 'tempbox_ingest_' })
+  new Gauge({
+    name: 'tempbox_ingest_queue_messages',
+    help: 'Messages received and not yet committed',
+    registers: [registry],
+    collect() {
+      this.set(queueDepth())
+    },
+  })
+  return {
+    registry,
+    sessionsOpened: new Counter({ name: 'tempbox_smtp_sessions_total', help: 'SMTP connections accepted', registers: [registry] }),
+    sessionsOpen: new Gauge({ name: 'tempbox_smtp_sessions_open', help: 'SMTP connections open now', registers: [registry] }),
+    accepted: new Counter({ name: 'tempbox_smtp_messages_accepted_total', help: 'Messages answered 250 (stored)', registers: [registry] }),
+    refused: new Counter({
+      name: 'tempbox_smtp_refused_total',
+      help: 'Recipients refused at RCPT and messages refused at DATA, by reason',
+      labelNames: ['reason'],
+      registers: [registry],
+    }),
+    storedBytes: new Counter({
+      name: 'tempbox_ingest_stored_bytes_total',
+      help: 'Bytes of mail received and stored (a message counts once per inbox it went to)',
+      registers: [registry],
+    }),
+    commitSeconds: new Histogram({
+      name: 'tempbox_ingest_commit_seconds',
+      help: 'From the end of DATA to the commit of the message (what a sender waits for its 250)',
+      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+      registers: [registry],
+    }),
+  }
+}

@@ -1,0 +1,2 @@
+export { serveMetrics, type MetricsServer, type MetricsServerOptions } from './serve-metrics.js'
+export { metricsAddress, type MetricsAddress } from './metrics-address.js'
