@@ -66,7 +66,8 @@ const emailRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const listing = await inboxes.page(inbox, limit, before === undefined ? null : Number(before))
       // no-cache (not no-store): the browser keeps the answer but asks each time, with If-None-Match.
       reply.header('Cache-Control', 'no-cache, private').header('Vary', 'Accept-Encoding').header('ETag', listing.etag)
-      if (listing.matches(request.headers['if-none-match'])) return reply.status(304).send(null)
+      // No body, so no Content-Length or type either: some clients would wait for the bytes they announce.
+      if (listing.matches(request.headers['if-none-match'])) return reply.status(304).send(undefined as never)
       const { body, encoding } = listing.encode(request.headers['accept-encoding'])
       reply.type('application/json; charset=utf-8')
       if (encoding) reply.header('Content-Encoding', encoding)
