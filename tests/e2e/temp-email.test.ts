@@ -247,5 +247,57 @@ describe('temporary email in the browser', () => {
     await waitFor(() => imagePaths.includes('/beside-the-logo.gif'), 10_000, 'the remote image to load after Show images')
     await page.context().close()
   })
-})
 
+  it('pages a large inbox: the newest 50 with the count, older ones on demand, each opened whole; polls revalidate to 304', { timeout: 180_000 }, async () => {
+    const { page, address } = await openWithAddress()
+    const tool = page.locator('#temp-email')
+    const inboxPath = `/api/email/${encodeURIComponent(address)}`
+    const transport = nodemailer.createTransport({ host: '127.0.0.1', port: stack.smtpPort, secure: false, ignoreTLS: true, pool: true, maxConnections: 2 })
+    const n = (i: number) => String(i).padStart(2, '0')
+    try {
+      for (let i = 1; i <= 55; i++) {
+        await transport.sendMail({ from: 'Pager <pager@example.com>', to: address, subject: `Page mail ${n(i)}`, text: `Body of page mail ${n(i)}.` })
+      }
+    } finally {
+      transport.close()
+    }
+    // A new visit starts from the first page (the open tab had them all pushed over the event stream).
+    await tool.getByRole('button', { name: /Page mail 55/ }).waitFor({ timeout: 30_000 })
+    const firstPage = page.waitForResponse((r) => new URL(r.url()).pathname === inboxPath)
+    await page.reload()
+    const listing = (await (await firstPage).json()) as { messages: Record<string, unknown>[]; total: number }
+    expect(listing.total).toBe(55)
+    expect(listing.messages).toHaveLength(50)
+    expect(listing.messages.every((m) => !('text' in m) && !('html' in m) && !('content' in m))).toBe(true)
+
+    await tool.getByText('Showing 50 of 55').waitFor()
+    expect(await tool.getByTestId('inbox-message').count()).toBe(50)
+    expect(await tool.getByRole('button', { name: /Page mail 05/ }).count()).toBe(0)
+
+    await tool.getByRole('button', { name: 'Load older messages' }).click()
+    await tool.getByText('Showing 55 of 55').waitFor()
+    expect(await tool.getByRole('button', { name: 'Load older messages' }).count()).toBe(0)
+    const subjects = (await tool.getByTestId('inbox-message').allTextContents()).map((t) => /Page mail \d\d/.exec(t)?.[0])
+    expect(subjects).toEqual(Array.from({ length: 55 }, (_, i) => `Page mail ${n(55 - i)}`))
+
+    // With nothing new, the next 10-second poll asks with the page's ETag and the server answers 304, no body.
+    const poll = await page.waitForResponse((r) => new URL(r.url()).pathname === inboxPath && new URL(r.url()).search === '', { timeout: 20_000 })
+    const sentTag = await poll.request().headerValue('if-none-match')
+    expect(sentTag).toMatch(/^W\/"/)
+    // Chromium hands the page its cached 200; what crossed the wire was the server's 304: same tag, no body, no type.
+    expect(await poll.headerValue('etag')).toBe(sentTag)
+    expect((await poll.request().sizes()).responseBodySize).toBe(0)
+    expect(await poll.headerValue('content-type')).toBeNull()
+    expect(await tool.getByTestId('inbox-message').count()).toBe(55)
+
+    // The oldest, loaded with the older page, opens whole from its own URL; deleting it updates the count.
+    const whole = page.waitForResponse((r) => /\/messages\/\d+$/.test(new URL(r.url()).pathname))
+    await tool.getByRole('button', { name: /Page mail 01/ }).click()
+    expect((await whole).status()).toBe(200)
+    await page.locator('pre', { hasText: 'Body of page mail 01.' }).waitFor()
+    await tool.getByRole('button', { name: 'Delete', exact: true }).click()
+    await tool.getByText('Showing 54 of 54').waitFor()
+    expect(await tool.getByRole('button', { name: /Page mail 01/ }).count()).toBe(0)
+    await page.context().close()
+  })
+})
