@@ -45,10 +45,14 @@ function mail(i: number) {
 async function fill(apiUrl: string, dbPath: string): Promise<string[]> {
   const addresses: string[] = []
   const { db, sqlite } = createDb({ path: dbPath })
-  const insert = sqlite.prepare(
-    `insert into message (inbox_id, from_name, from_address, recipients, subject, text, html, sent_at, received_at, size, headers, raw,
-       attachment_count, derived_version, preview, html_text, codes, links, safe_html, has_remote_content, html_withheld)
-     values (?, 'Example', 'hello@example.com', ?, ?, ?, ?, ?, ?, ?, '[]', ?, 0, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  // As ingest stores a message: its content once, then the inbox's row pointing at it.
+  const insertContent = sqlite.prepare(
+    `insert into message_content (recipients, headers, text, html, raw, derived_version, preview, html_text, codes, links, safe_html,
+       has_remote_content, html_withheld) values (?, '[]', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  )
+  const insertMessage = sqlite.prepare(
+    `insert into message (inbox_id, message_content_id, from_name, from_address, subject, sent_at, received_at, size, attachment_count)
+     values (?, ?, 'Example', 'hello@example.com', ?, ?, ?, ?, 0)`,
   )
   // Deriving costs a few ms a message: a few shapes are derived and shared (the subjects stay distinct).
   const derived = Array.from({ length: 50 }, (_, i) => {
@@ -67,10 +71,11 @@ async function fill(apiUrl: string, dbPath: string): Promise<string[]> {
         const d = derived[i % derived.length]!
         const raw = Buffer.from(`From: Example <hello@example.com>\r\nSubject: ${m.subject}\r\n\r\n${m.text}\r\n`)
         const at = now - (MESSAGES - i) * 1000
-        insert.run(
-          inbox.id, JSON.stringify([{ name: '', address: email }]), m.subject, m.text, m.html, at, at, raw.length + m.html.length, raw,
+        const content = insertContent.run(
+          JSON.stringify([{ name: '', address: email }]), m.text, m.html, raw,
           d.version, d.preview, d.htmlText, JSON.stringify(d.codes), JSON.stringify(d.links), d.safeHtml, d.hasRemoteContent ? 1 : 0, d.htmlWithheld,
         )
+        insertMessage.run(inbox.id, Number(content.lastInsertRowid), m.subject, at, at, raw.length + m.html.length)
       }
     })()
   }
