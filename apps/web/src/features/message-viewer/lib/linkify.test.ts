@@ -22,4 +22,13 @@ describe('linkify', () => {
   it('never makes a link of other schemes or of text without a host', () => {
     expect(linkify('javascript:alert(1) and http:// alone')).toEqual([{ kind: 'text', text: 'javascript:alert(1) and http:// alone' }])
   })
+
+  it('reads a URL holding 300,000 dots in one pass (a hostile mail must not freeze the viewer)', () => {
+    const url = `https://x.test/login${'.'.repeat(300_000)}x`
+    expect(linkify(`sign in: ${url}...`)).toEqual([
+      { kind: 'text', text: 'sign in: ' },
+      { kind: 'link', text: url, href: url },
+      { kind: 'text', text: '...' },
+    ])
+  })
 })
