@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join, relative, resolve } from 'node:path'
-import { createDb, fullSource, selectMessagesWithContent, type Db } from '@tempbox/db'
+import { createDb, fullSource, insertMessage, selectMessagesWithContent, type Db } from '@tempbox/db'
 import nodemailer, { type Transporter } from 'nodemailer'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { REPO_ROOT, startStack, type Stack } from '../support/stack.js'
@@ -166,8 +166,7 @@ describe('hostile mail over SMTP', () => {
       else if (full.htmlWithheld) expect(['too_large', 'unrenderable']).toContain(full.htmlWithheld)
     }
 
-    const stored = await db
-      .selectFrom('message')
+    const stored = await selectMessagesWithContent(db)
       .innerJoin('inbox', 'inbox.id', 'message.inbox_id')
       .select(['message.subject', 'derived_version', 'preview', 'html_text', 'codes', 'links', 'html', 'safe_html', 'html_withheld'])
       .where('inbox.address', '=', address)
@@ -193,13 +192,10 @@ describe('hostile mail over SMTP', () => {
     // The same message as an older version stored it: no derived columns yet.
     const inbox = await db.selectFrom('inbox').select('id').where('address', '=', address).executeTakeFirstOrThrow()
     const now = Date.now()
-    const { insertId } = await db
-      .insertInto('message')
-      .values({
-        inbox_id: inbox.id, from_name: '', from_address: 'a@sender.test', recipients: '[]', subject: 'Stored before', text: null, html,
-        sent_at: null, received_at: now, size: html.length, headers: '[]', raw: Buffer.from(`Subject: Stored before\r\n\r\n${html}`),
-      })
-      .executeTakeFirstOrThrow()
+    const [insertId] = await insertMessage(db, [inbox.id], {
+      content: { recipients: '[]', headers: '[]', text: null, html, raw: Buffer.from(`Subject: Stored before\r\n\r\n${html}`) },
+      listing: { from_name: '', from_address: 'a@sender.test', subject: 'Stored before', sent_at: null, received_at: now, size: html.length },
+    })
 
     const { messages } = await api<VerifiedListing>(`/api/email/${address}`)
     expect(messages.map((m) => [m.subject, m.verification.links.map((l) => l.url)])).toEqual([
@@ -209,7 +205,7 @@ describe('hostile mail over SMTP', () => {
     const full = await api<DerivedFull>(`/api/email/${address}/messages/${insertId}`)
     expect(full.html).toContain('Verify \uFFFD email')
     // Derived at that first read and stored, so no later read derives it again.
-    const row = await db.selectFrom('message').select(['derived_version', 'preview', 'links']).where('id', '=', Number(insertId)).executeTakeFirstOrThrow()
+    const row = await selectMessagesWithContent(db).select(['derived_version', 'preview', 'links']).where('message.id', '=', insertId!).executeTakeFirstOrThrow()
     expect(row.derived_version).toBe(1)
     expect(row.preview).toBe('Welcome! Verify \uFFFD email (https://app.test/verify?t=\uFFFD)')
   })

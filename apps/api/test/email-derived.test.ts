@@ -1,0 +1,53 @@
+import { sql } from 'kysely'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { selectMessagesWithContent } from '@tempbox/db'
+import type { App } from '../src/app.js'
+import { buildTestApp } from './helper.js'
+import { deliver, generate } from './email-fixtures.js'
+
+let app: App
+let address: string
+beforeEach(async () => {
+  app = await buildTestApp()
+  address = await generate(app)
+})
+afterEach(async () => {
+  await app.close()
+})
+
+const list = () => app.inject({ method: 'GET', url: `/api/email/${encodeURIComponent(address)}` })
+const read = (id: number) => app.inject({ method: 'GET', url: `/api/email/${encodeURIComponent(address)}/messages/${id}` })
+
+describe('views derived once (messages stored without them, as by an older version)', () => {
+  it('derives a message at its first read and stores the result', async () => {
+    const id = await deliver(app, address, { subject: 'Your code', text: null, html: '<p>Your verification code is <b>482913</b></p>' })
+    const before = await selectMessagesWithContent(app.db).select(['derived_version']).where('message.id', '=', id).executeTakeFirstOrThrow()
+    expect(before.derived_version).toBeNull()
+
+    const { messages } = (await list()).json() as { messages: { preview: string; verification: { codes: string[] } }[] }
+    expect(messages[0]).toMatchObject({ preview: 'Your verification code is 482913', verification: { codes: ['482913'] } })
+    const after = await selectMessagesWithContent(app.db).select(['derived_version', 'preview', 'codes', 'safe_html']).where('message.id', '=', id).executeTakeFirstOrThrow()
+    expect(after).toEqual({ derived_version: 1, preview: 'Your verification code is 482913', codes: '["482913"]', safe_html: '<p>Your verification code is <b>482913</b></p>' })
+  })
+
+  it('lists and shows a message whose view cannot be stored, and logs that once', async () => {
+    const first = await deliver(app, address, { subject: 'one', text: 'Code 111222 for you' })
+    const second = await deliver(app, address, { subject: 'two', text: 'Plain words' })
+    // The store refuses every update: deriving still gives the reader what it can (in memory), every time.
+    await sql`CREATE TRIGGER refuse_update BEFORE UPDATE ON message_content BEGIN SELECT RAISE(ABORT, 'refused'); END`.execute(app.db)
+    const logged = vi.spyOn(app.log, 'error')
+
+    for (let i = 0; i < 2; i++) {
+      const res = await list()
+      expect(res.statusCode).toBe(200)
+      const { messages } = res.json() as { messages: { subject: string; preview: string }[] }
+      expect(messages.map((m) => [m.subject, m.preview])).toEqual([
+        ['two', 'Plain words'],
+        ['one', 'Code 111222 for you'],
+      ])
+      expect((await read(first)).json()).toMatchObject({ content: 'Code 111222 for you', verification: { codes: ['111222'] } })
+    }
+    const failures = logged.mock.calls.map((c) => String(c[1])).filter((m) => m.startsWith('[inbox] the view of message'))
+    expect(failures.sort()).toEqual([`[inbox] the view of message ${first} could not be built; it is shown without it`, `[inbox] the view of message ${second} could not be built; it is shown without it`].sort())
+  })
+})
