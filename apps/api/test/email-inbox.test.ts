@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { InboxResponse } from '@tempbox/types'
 import type { App } from '../src/app.js'
-import { buildTestApp } from './helper.js'
+import { buildTestApp, nextTurn } from './helper.js'
 import { deliver, generate } from './email-fixtures.js'
 
 let app: App
@@ -84,6 +84,7 @@ describe('GET /api/email/{address}', () => {
     await deliver(app, address, { subject: 'old' })
     expect((await list(address)).statusCode).toBe(200) // now cached
     await app.db.updateTable('inbox').set({ expires_at: Date.now() - 1 }).where('address', '=', address).execute()
+    await nextTurn()
     expect((await list(address)).statusCode).toBe(404)
     const mid = await app.db.selectFrom('message').select('id').executeTakeFirstOrThrow()
     expect((await app.inject({ method: 'GET', url: `/api/email/${address}/messages/${mid.id}` })).statusCode).toBe(404)

@@ -94,6 +94,9 @@ export function loadConfig(env: Env = process.env): Config {
   }
   if (!env.SMTP_TLS_CERT !== !env.SMTP_TLS_KEY) problems.push('SMTP_TLS_CERT and SMTP_TLS_KEY must be set together (or neither)')
   if (config.port > 65535) problems.push(`SMTP_PORT must be ≤ 65535 (got ${config.port})`)
+  // The api reads what ingest writes, and the store and checkpoint threads open the file too: a private in-memory
+  // database would take mail that nobody can ever read.
+  if (config.databasePath === ':memory:') problems.push('DATABASE_PATH must be the database file the api reads (got ":memory:")')
   if (problems.length > 0) throw new Error(`[config] invalid environment:\n  ${problems.join('\n  ')}`)
   return Object.freeze(config)
 }

@@ -25,10 +25,10 @@ export interface IngestPipeline {
  * The SMTP thread only speaks the protocol: raw bytes go to a parse worker, which hands the parsed message
  * straight to the store worker (own connection, group commit, the fsync off the SMTP thread), which sends
  * the acknowledgement back. The three overlap on a multi-core machine and the SMTP thread copies each
- * message once. A ':memory:' database cannot be shared between threads, so it is written in-process.
+ * message once.
  */
 export function createIngestPipeline(db: Db, sqlite: SqliteHandle, config: Config): IngestPipeline {
-  if (config.databasePath === ':memory:' || config.parseWorkers === 0) return createInProcessPipeline(db, sqlite, config)
+  if (config.parseWorkers === 0) return createInProcessPipeline(db, sqlite, config)
   const pending = new Map<number, { resolve: () => void; reject: (error: Error) => void; parser: number }>()
   const load: number[] = Array.from({ length: config.parseWorkers }, () => 0)
   let nextId = 0

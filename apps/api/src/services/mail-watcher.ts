@@ -14,7 +14,6 @@ const BATCH = 500
  * every ~25 ms — a few microseconds that change only when another connection committed — and only then reads the
  * messages with an id above the last one seen. Ids are assigned inside the single-writer transaction, so they commit
  * in order and "id > last seen" misses nothing.
- * An in-memory database (tests) has no second connection: there every check reads `max(id)` instead.
  */
 export class MailWatcher {
   private probe: Probe | null = null
@@ -41,11 +40,9 @@ export class MailWatcher {
   ) {}
 
   async start(): Promise<void> {
-    if (this.dbPath !== ':memory:') {
-      this.probe = createDb({ path: this.dbPath }).sqlite
-      this.versionStatement = this.probe.prepare('PRAGMA data_version').pluck()
-      this.version = this.readVersion()
-    }
+    this.probe = createDb({ path: this.dbPath }).sqlite
+    this.versionStatement = this.probe.prepare('PRAGMA data_version').pluck()
+    this.version = this.readVersion()
     this.lastId = await maxMessageId(this.db)
     this.lastCheckedAt = Date.now()
     this.timer = setInterval(() => {
@@ -78,8 +75,7 @@ export class MailWatcher {
    * `data_version` read takes when thousands of polls arrive per second.
    */
   private changed(): boolean {
-    if (!this.probe) return true
-    if (this.checkedThisTurn) return false
+    if (!this.probe || this.checkedThisTurn) return false
     this.checkedThisTurn = true
     setImmediate(this.resetTurn)
     const v = this.readVersion()
