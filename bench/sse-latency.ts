@@ -9,7 +9,7 @@
  */
 import { dirname, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { startApiStack } from './lib/api-stack.js'
+import { generateAddress as generate, startApiStack } from './lib/api-stack.js'
 import { machineLine, percentile, writeBenchmarkSection } from './lib/benchmarks-md.js'
 import { buildMessage, SmtpClient } from './lib/smtp-client.js'
 
@@ -18,12 +18,6 @@ const DOMAIN = 'bench.tempbox.local'
 const MESSAGES = Number(process.env.BENCH_MESSAGES ?? '1000')
 const IDLE_STREAMS = Number(process.env.BENCH_IDLE_STREAMS ?? '200')
 const POLLS = Number(process.env.BENCH_POLLS ?? String(Math.max(1, Math.round(MESSAGES / 5))))
-
-async function generate(apiUrl: string): Promise<string> {
-  const res = await fetch(`${apiUrl}/api/email/generate`, { method: 'POST' })
-  if (!res.ok) throw new Error(`generate: ${res.status} ${await res.text()}`)
-  return ((await res.json()) as { email: string }).email
-}
 
 /** Opens a stream and calls `onMessage(subject, arrivedAt)` for each `message` event. */
 async function openStream(url: string, onMessage: (subject: string, at: number) => void): Promise<AbortController> {

@@ -76,3 +76,10 @@ export async function startApiStack(repoRoot: string, options: { withIngest: boo
     },
   }
 }
+
+/** A fresh address from the running api. */
+export async function generateAddress(apiUrl: string): Promise<string> {
+  const res = await fetch(`${apiUrl}/api/email/generate`, { method: 'POST' })
+  if (!res.ok) throw new Error(`generate: ${res.status} ${await res.text()}`)
+  return ((await res.json()) as { email: string }).email
+}

@@ -62,6 +62,8 @@ export interface WebhookConfig {
   /** Queued deliveries allowed in all and per inbox; beyond them a delivery is recorded as `dropped`. */
   maxQueued: number
   maxQueuedPerInbox: number
+  /** Webhooks one client may set per minute (each resolves a host name). */
+  setPerMinute: number
 }
 
 /** The port Prometheus exporters conventionally start from; mail-ingest takes the next one. */
@@ -132,6 +134,7 @@ export function loadConfig(env: Env = process.env): Config {
       concurrency: int('WEBHOOK_CONCURRENCY', 32, 1),
       maxQueued: int('WEBHOOK_MAX_QUEUED', 10_000, 1),
       maxQueuedPerInbox: int('WEBHOOK_MAX_QUEUED_PER_INBOX', 100, 1),
+      setPerMinute: int('WEBHOOK_SET_PER_MINUTE', 30, 1),
     },
   }
   // Each process would open its own empty in-memory database.

@@ -14,6 +14,12 @@ import { parseWebhookUrl, resolveTarget, TargetRefused } from './webhook-target.
 const MAX_RETRY_DELAY_MS = 3_600_000
 /** Even with nothing committed, look at the queue this often (a retry timer lost to a clock jump, say). */
 const SAFETY_SCAN_MS = 30_000
+/**
+ * Finished attempts wait this long to be written together: each write transaction takes the database's one write lock
+ * (and an fsync) that mail-ingest needs for storing mail, so fewer, larger ones leave it more. Delivery itself is not
+ * delayed; only the log and the retry schedule are, by at most this.
+ */
+const RECORD_BATCH_MS = 100
 
 /**
  * Makes the queued webhook deliveries: one loop for the whole service (the process that also sweeps). It wakes when
@@ -149,8 +155,7 @@ export class WebhookDeliverer {
   /** Writes the finished attempts, those that finished meanwhile in the next batch; a row leaves `inFlight` only once written. */
   private async flush(): Promise<void> {
     while (this.results.length > 0) {
-      // Attempts finishing in the same moment join one transaction.
-      await new Promise<void>((resolve) => setImmediate(resolve))
+      await new Promise<void>((resolve) => setTimeout(resolve, this.stopped ? 0 : RECORD_BATCH_MS))
       const batch = this.results
       this.results = []
       try {

@@ -3,8 +3,6 @@ import { Type } from 'typebox'
 import { ErrorBody, Webhook, WebhookBody, WebhookCreated, WebhookDeliveriesResponse } from '@tempbox/types'
 import { AddressParams, addressErrors } from './schemas.js'
 
-/** Setting a webhook resolves its host name: a few a minute is plenty for a person or a test suite. */
-const SET_LIMIT = { max: 30, timeWindow: '1 minute' }
 
 const SIGNING =
   'Each new message is POSTed as JSON (`type`, `deliveryId`, `address`, `message`, `links`) with the headers ' +
@@ -16,6 +14,8 @@ const SIGNING =
 const webhookRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const inboxes = app.inboxService
   const webhooks = app.webhookService
+  /** Setting a webhook resolves its host name: a few a minute is plenty for a person or a test suite. */
+  const setLimit = { max: app.config.webhooks.setPerMinute, timeWindow: '1 minute' }
 
   app.put(
     '/email/:address/webhook',
@@ -28,7 +28,7 @@ const webhookRoutes: FastifyPluginAsyncTypebox = async (app) => {
         body: WebhookBody,
         response: { 200: WebhookCreated, 201: WebhookCreated, ...addressErrors, 429: ErrorBody },
       },
-      config: { rateLimit: SET_LIMIT },
+      config: { rateLimit: setLimit },
     },
     async (request, reply) => {
       const inbox = await inboxes.getInbox(request.params.address)
