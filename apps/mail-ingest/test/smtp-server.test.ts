@@ -350,6 +350,51 @@ describe('limits over SMTP', () => {
   })
 })
 
+describe("ingest's inbox cache", () => {
+  /** One transaction on an open session; answers the replies to RCPT and to the end of DATA (or to DATA if refused). */
+  async function transaction(session: ReturnType<typeof rawSession>, to: string, subject: string): Promise<[string, string]> {
+    expect(await session.command('MAIL FROM:<a@example.test>')).toMatch(/^250 /)
+    const rcpt = await session.command(`RCPT TO:<${to}>`)
+    if (!rcpt.startsWith('250')) {
+      expect(await session.command('RSET')).toMatch(/^250 /)
+      return [rcpt, '']
+    }
+    expect(await session.command('DATA')).toMatch(/^354 /)
+    return [rcpt, await session.command(`Subject: ${subject}\r\n\r\nhi\r\n.`)]
+  }
+
+  it('never stores mail for an inbox deleted or expired while it is cached', async () => {
+    // A cache far longer than the test: only the expiry check on a hit and the store's own check can refuse.
+    const config = loadConfig({ SMTP_PORT: '0', DATABASE_PATH: dbPath, MAIL_DOMAINS: DOMAIN, SMTP_INBOX_CACHE_MS: '600000', SMTP_PARSE_WORKERS: '0' })
+    const cached = createSmtpServer({ db, sqlite, config })
+    try {
+      const session = rawSession(await cached.listen())
+      expect(await session.reply()).toMatch(/^220 /)
+      expect(await session.command('EHLO test.local')).toMatch(/^250 /)
+
+      const expiresAt = Date.now() + 1_500
+      const expiring = await createInbox('cache-expiring', expiresAt)
+      const deleted = await createInbox('cache-deleted')
+      expect(await transaction(session, expiring, 'while alive')).toEqual([expect.stringMatching(/^250 /), expect.stringMatching(/^250 /)])
+      expect(await transaction(session, deleted, 'before delete')).toEqual([expect.stringMatching(/^250 /), expect.stringMatching(/^250 /)])
+
+      // Deleted behind the cache's back: RCPT may still be taken from the cache, but nothing is stored (451, retry).
+      await db.deleteFrom('inbox').where('address', '=', deleted).execute()
+      const [, afterDelete] = await transaction(session, deleted, 'after delete')
+      expect(afterDelete).toBe('451 4.3.0 Could not store the message, please try again later')
+      expect(await db.selectFrom('message').select('id').where('subject', '=', 'after delete').execute()).toHaveLength(0)
+
+      // Expired while cached: refused at RCPT as any expired address is.
+      while (Date.now() <= expiresAt) await new Promise((resolve) => setTimeout(resolve, expiresAt + 1 - Date.now()))
+      expect(await transaction(session, expiring, 'after expiry')).toEqual(['550 5.1.1 Mailbox unavailable: no such address, or it has expired', ''])
+      expect((await messagesOf(expiring)).map((m) => m.subject)).toEqual(['while alive'])
+      await session.command('QUIT')
+    } finally {
+      await cached.close()
+    }
+  })
+})
+
 describe('slow clients', () => {
   it('tells a client silent past SMTP_SOCKET_TIMEOUT_MS so (421), then closes it', async () => {
     const config = loadConfig({ SMTP_PORT: '0', DATABASE_PATH: dbPath, MAIL_DOMAINS: DOMAIN, SMTP_SOCKET_TIMEOUT_MS: '1000', SMTP_PARSE_WORKERS: '0' })
