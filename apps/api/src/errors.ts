@@ -9,6 +9,8 @@ export const ERROR_STATUS = {
   invalid_webhook_url: 400,
   webhook_target_refused: 400,
   address_reserved: 400,
+  invalid_query: 400,
+  unsupported_query: 400,
   domain_not_served: 400,
   unauthorized: 401,
   invalid_credentials: 401,

@@ -24,7 +24,7 @@ describe('GET /api/email/{address}/wait', () => {
     const res = await wait(address, 'timeout=1')
     expect(res.statusCode).toBe(200)
     expect(res.headers['cache-control']).toBe('no-store')
-    expect(res.json()).toEqual({ message: null, timedOut: true })
+    expect(res.json()).toEqual({ message: null, messages: [], timedOut: true })
   })
 
   it('answers as soon as a message arrives, with its codes and links', async () => {

@@ -33,6 +33,12 @@ export type Verification = Static<typeof Verification>
 
 /** Longest `limit` a client may ask for one page of an inbox listing. */
 export const MAX_INBOX_PAGE = 200
+/** Longest search query (`q`) in characters, and most terms in one. */
+export const MAX_SEARCH_CHARS = 200
+export const MAX_SEARCH_TERMS = 12
+/** Most messages one wait may ask for (`count`), and longest wait filter value. */
+export const MAX_WAIT_COUNT = 50
+export const MAX_WAIT_FILTER_CHARS = 200
 /** Messages per page when the client does not say. */
 export const DEFAULT_INBOX_PAGE = 50
 /** Characters of body text in a summary's `preview`. */
@@ -65,6 +71,17 @@ export const InboxQuery = Type.Object({
     Type.String({
       pattern: '^[0-9]{1,15}$',
       description: 'Cursor: only messages older than this message id (pass the previous page\'s `nextBefore`).',
+    }),
+  ),
+  q: Type.Optional(
+    Type.String({
+      maxLength: 1000,
+      description:
+        `Search (at most ${MAX_SEARCH_CHARS} characters, ${MAX_SEARCH_TERMS} terms): free words match subject, sender or text; ` +
+        '`from:x`, `subject:x`, `has:attachment`, `has:code`, `before:YYYY-MM-DD`, `after:YYYY-MM-DD` (received before that ' +
+        'day / on or after it, UTC), `"quoted phrases"`, and `-term` to exclude. Terms all apply (AND); matching is a ' +
+        'case-insensitive substring (ASCII letters). `is:unread` answers 400 `unsupported_query`: Tempbox keeps no read state. ' +
+        '`total` and paging then count matching messages only.',
     }),
   ),
   refresh: Type.Optional(Type.String({ description: 'Accepted for compatibility; every read is fresh.' })),
@@ -133,7 +150,8 @@ export type FullMessage = Static<typeof FullMessage>
  * (a body rather than 204 keeps clients that always parse JSON simple).
  */
 export const WaitResponse = Type.Object({
-  message: Type.Union([FullMessage, Type.Null()]),
+  message: Type.Union([FullMessage, Type.Null()], { description: 'The first matching message (the oldest of `messages`).' }),
+  messages: Type.Array(FullMessage, { description: 'All `count` matching messages, oldest first; empty on timeout.' }),
   timedOut: Type.Boolean(),
 })
 export type WaitResponse = Static<typeof WaitResponse>
@@ -142,6 +160,23 @@ export const WaitQuery = Type.Object({
   timeout: Type.Optional(Type.Integer({ minimum: 0, maximum: 60, default: 30, description: 'Seconds to wait (0–60).' })),
   since: Type.Optional(
     Type.String({ pattern: '^[0-9]{1,15}$', description: 'Only messages with a larger id than this count; default: messages arriving after the call.' }),
+  ),
+  from: Type.Optional(
+    Type.String({ minLength: 1, maxLength: MAX_WAIT_FILTER_CHARS, description: 'Only messages whose sender (name or address) contains this (case-insensitive).' }),
+  ),
+  subject: Type.Optional(
+    Type.String({ minLength: 1, maxLength: MAX_WAIT_FILTER_CHARS, description: 'Only messages whose subject contains this (case-insensitive).' }),
+  ),
+  contains: Type.Optional(
+    Type.String({ minLength: 1, maxLength: MAX_WAIT_FILTER_CHARS, description: 'Only messages whose text contains this (case-insensitive).' }),
+  ),
+  count: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: MAX_WAIT_COUNT,
+      default: 1,
+      description: `Answer once this many matching messages are there (1–${MAX_WAIT_COUNT}), all of them in \`messages\`.`,
+    }),
   ),
 })
 export type WaitQuery = Static<typeof WaitQuery>

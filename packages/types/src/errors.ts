@@ -32,6 +32,8 @@ export const ERROR_CODES = [
   'invalid_webhook_url',
   'webhook_target_refused',
   'webhook_not_found',
+  'invalid_query',
+  'unsupported_query',
   'internal',
   'unavailable',
 ] as const

@@ -1,5 +1,6 @@
 import { sql } from 'kysely'
 import { fullSource, selectMessagesWithContent, type Db, type MessageContentRow, type MessageRow } from '@tempbox/db'
+import { matchAll, type MessageCondition } from './message-filter.js'
 
 /** A message as its inbox holds it, with its (shared) content but the raw source, which only the download needs. */
 export type MessageSummaryRow = MessageRow & Omit<MessageContentRow, 'id' | 'raw' | 'raw_body_is_text'>
@@ -58,7 +59,13 @@ export const LIST_TEXT_CHARS = { subject: 300, sender: 320 } as const
  * One page of an inbox, newest (largest id) first: at most `limit` rows with an id below `before`, plus whether older
  * ones remain. A range scan of the (inbox_id, id) index, so its cost does not grow with the inbox.
  */
-export async function listInboxPage(db: Db, inboxId: number, limit: number, before: number | null): Promise<{ rows: ListRow[]; more: boolean }> {
+export async function listInboxPage(
+  db: Db,
+  inboxId: number,
+  limit: number,
+  before: number | null,
+  conditions: readonly MessageCondition[] = [],
+): Promise<{ rows: ListRow[]; more: boolean }> {
   // The content's derived columns come first in its row, so the join reads no body pages.
   let query = selectMessagesWithContent(db)
     .select(['message.id', 'message.received_at', 'message.size', 'message.attachment_count'])
@@ -71,6 +78,7 @@ export async function listInboxPage(db: Db, inboxId: number, limit: number, befo
       sql<number>`message_content.html is not null`.as('has_html'),
     ])
     .where('message.inbox_id', '=', inboxId)
+  if (conditions.length > 0) query = query.where(matchAll(conditions))
   if (before !== null) query = query.where('message.id', '<', before)
   const rows = await query.orderBy('message.id', 'desc').limit(limit + 1).execute()
   const more = rows.length > limit
@@ -85,6 +93,35 @@ export async function countInboxMessages(db: Db, inboxId: number): Promise<numbe
     .where('inbox_id', '=', inboxId)
     .executeTakeFirstOrThrow()
   return Number(row.n)
+}
+
+/** Messages of the inbox meeting all conditions (a search's total). */
+export async function countMatchingMessages(db: Db, inboxId: number, conditions: readonly MessageCondition[]): Promise<number> {
+  const row = await selectMessagesWithContent(db)
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('message.inbox_id', '=', inboxId)
+    .where(matchAll(conditions))
+    .executeTakeFirstOrThrow()
+  return Number(row.n)
+}
+
+/** The oldest `limit` messages newer than `afterId` meeting all conditions (the filtered long poll): ids only. */
+export async function findMatchingIdsAfter(
+  db: Db,
+  inboxId: number,
+  afterId: number,
+  conditions: readonly MessageCondition[],
+  limit: number,
+): Promise<number[]> {
+  const rows = await selectMessagesWithContent(db)
+    .select('message.id')
+    .where('message.inbox_id', '=', inboxId)
+    .where('message.id', '>', afterId)
+    .where(matchAll(conditions))
+    .orderBy('message.id', 'asc')
+    .limit(limit)
+    .execute()
+  return rows.map((r) => r.id)
 }
 
 export async function findMessage(db: Db, inboxId: number, id: number): Promise<MessageSummaryRow | undefined> {

@@ -17,6 +17,8 @@ import {
   findMessagesByIds,
   findRawMessage,
   countInboxMessages,
+  countMatchingMessages,
+  findMatchingIdsAfter,
   listInboxPage,
   listContentIds,
   listMessagesAfter,
@@ -26,6 +28,7 @@ import {
   type MessageSummaryRow,
 } from '../repositories/message-repository.js'
 import { findAttachment, listAttachments } from '../repositories/attachment-repository.js'
+import type { MessageCondition } from '../repositories/message-filter.js'
 import { parseAddress, randomLocalPart, validateLocalPart } from './address.js'
 import type { AddressLimits } from './ip-limits.js'
 import { buildSummary, fallbackSummary, listRowOf, toFullMessage } from './message-view.js'
@@ -250,15 +253,17 @@ export class InboxService {
    * One page of the inbox, newest first, as prepared bytes (compressed forms made on first request). `before` is a
    * message id: the page holds only older messages. The default first page (what polls ask for) is cached.
    */
-  async page(inbox: InboxRow, limit = DEFAULT_INBOX_PAGE, before: number | null = null): Promise<Listing> {
+  async page(inbox: InboxRow, limit = DEFAULT_INBOX_PAGE, before: number | null = null, conditions: readonly MessageCondition[] = []): Promise<Listing> {
     await this.watcher.sync()
-    const first = before === null && limit === DEFAULT_INBOX_PAGE
+    const searching = conditions.length > 0
+    // Search results are not cached: the cache holds what polls ask for, one entry per inbox.
+    const first = before === null && limit === DEFAULT_INBOX_PAGE && !searching
     const cached = first ? this.firstPages.get(inbox.id) : undefined
     if (cached !== undefined) return cached
     const changesBefore = this.changes
-    const { rows, more } = await listInboxPage(this.db, inbox.id, limit, before)
+    const { rows, more } = await listInboxPage(this.db, inbox.id, limit, before, conditions)
     await this.deriveListed(rows)
-    const total = await countInboxMessages(this.db, inbox.id)
+    const total = searching ? await countMatchingMessages(this.db, inbox.id, conditions) : await countInboxMessages(this.db, inbox.id)
     const body: InboxResponse = {
       messages: rows.map((r) => this.listedSummary(r)),
       total,
@@ -324,6 +329,16 @@ export class InboxService {
 
   async firstMessageAfter(inbox: InboxRow, afterId: number): Promise<MessageSummaryRow | undefined> {
     return findFirstMessageAfter(this.db, inbox.id, afterId)
+  }
+
+  /** The oldest `limit` messages newer than `afterId` that meet the conditions, whole (the filtered long poll). */
+  async matchingMessagesAfter(inbox: InboxRow, afterId: number, conditions: readonly MessageCondition[], limit: number): Promise<number[]> {
+    return findMatchingIdsAfter(this.db, inbox.id, afterId, conditions, limit)
+  }
+
+  async fullMessagesByIds(inbox: InboxRow, ids: number[]): Promise<FullMessage[]> {
+    const rows = (await findMessagesByIds(this.db, ids)).filter((r) => r.inbox_id === inbox.id)
+    return Promise.all(rows.map((row) => this.fullMessageFromRow(inbox, row)))
   }
 
   async latestMessageId(inbox: InboxRow): Promise<number> {

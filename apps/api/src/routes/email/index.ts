@@ -6,6 +6,7 @@ import messageRoutes from './messages.js'
 import liveRoutes from './live.js'
 import { limitGuesses } from '../../plugins/guess-limit.js'
 import webhookRoutes from './webhook.js'
+import { parseSearch } from '../../services/search-query.js'
 
 /** The temporary-email API. Thin: rules live in InboxService. */
 const emailRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -48,9 +49,10 @@ const emailRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['email'],
-        summary: 'One page of message summaries (no bodies), newest first, with the total count',
+        summary: 'One page of message summaries (no bodies), newest first, with the total count; `q` searches',
         description:
-          'Summaries only: the whole message is at `…/messages/{id}`. Page with `limit` and `before` (the `nextBefore` of ' +
+          'Summaries only: the whole message is at `…/messages/{id}`. `q` narrows the listing to matching messages (see ' +
+          'the parameter; `total` then counts matches). Page with `limit` and `before` (the `nextBefore` of ' +
           'the previous page). Answers carry an `ETag`; send it back as `If-None-Match` and an unchanged page answers ' +
           '`304 Not Modified` with no body (browsers do this by themselves: the answer is `Cache-Control: no-cache`).',
         params: AddressParams,
@@ -62,8 +64,9 @@ const emailRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const inbox = await inboxes.getInbox(request.params.address)
-      const { limit, before } = request.query
-      const listing = await inboxes.page(inbox, limit, before === undefined ? null : Number(before))
+      const { limit, before, q } = request.query
+      const conditions = q === undefined ? [] : parseSearch(q)
+      const listing = await inboxes.page(inbox, limit, before === undefined ? null : Number(before), conditions)
       // no-cache (not no-store): the browser keeps the answer but asks each time, with If-None-Match.
       reply.header('Cache-Control', 'no-cache, private').header('Vary', 'Accept-Encoding').header('ETag', listing.etag)
       // No body, so no Content-Length or type either: some clients would wait for the bytes they announce.

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { WaitQuery, WaitResponse } from '@tempbox/types'
 import type { InboxEvent } from '../../services/mail-watcher.js'
+import type { MessageCondition } from '../../repositories/message-filter.js'
 import { AddressParams, addressErrors } from './schemas.js'
 
 /** Reconnect hint for EventSource after a dropped stream. */
@@ -96,11 +97,14 @@ const liveRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['email'],
-        summary: 'Long poll: answers as soon as a new message arrives, or after `timeout` seconds',
+        summary: 'Long poll: answers as soon as the message you expect arrives (or `count` of them), or after `timeout` seconds',
         description:
-          'Waits for the first message newer than `since` (a message id; default: the newest message at the time of the ' +
-          'call). Answers 200 `{message, timedOut: false}` with the whole message, including extracted codes and links, ' +
-          'or 200 `{message: null, timedOut: true}` when the timeout passes first.',
+          'Waits for messages newer than `since` (a message id; default: the newest message at the time of the call) that ' +
+          'match every filter given — `from` (sender name or address), `subject`, `contains` (the text); each a ' +
+          'case-insensitive substring, `%` and `_` taken literally — until `count` (default 1) of them are there. Answers ' +
+          '200 `{message, messages, timedOut: false}` with the whole messages (oldest first; `message` is the first), ' +
+          'including extracted codes and links, or 200 `{message: null, messages: [], timedOut: true}` when the timeout ' +
+          'passes first. Other mail arriving meanwhile is left alone.',
         params: AddressParams,
         querystring: WaitQuery,
         response: { 200: WaitResponse, ...addressErrors },
@@ -110,37 +114,62 @@ const liveRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const inbox = await inboxes.getInbox(request.params.address)
       reply.header('Cache-Control', 'no-store')
+      const { from, subject, contains } = request.query
+      const count = request.query.count ?? 1
+      const conditions: MessageCondition[] = []
+      if (from !== undefined) conditions.push({ kind: 'from', value: from })
+      if (subject !== undefined) conditions.push({ kind: 'subject', value: subject })
+      if (contains !== undefined) conditions.push({ kind: 'text', value: contains })
       const timeoutMs = (request.query.timeout ?? 30) * 1000
       await watcher.sync()
       const since = request.query.since !== undefined ? Number(request.query.since) : await inboxes.latestMessageId(inbox)
 
-      const arrived = await new Promise<number | null>((resolve) => {
+      const found = await new Promise<number[] | null>((resolve) => {
         let done = false
-        const finish = (id: number | null) => {
+        const finish = (ids: number[] | null) => {
           if (done) return
           done = true
           unsubscribe()
           clearTimeout(timer)
           closers.delete(stop)
           reply.raw.off('close', stop)
-          resolve(id)
+          resolve(ids)
         }
         const stop = () => finish(null)
+        // One query at a time per wait, run again only when new mail came meanwhile: a burst of mail costs one
+        // indexed query over this inbox (capped by its quota), never a query per message piling up.
+        let checking = false
+        let again = false
+        const check = async () => {
+          if (checking) {
+            again = true
+            return
+          }
+          checking = true
+          try {
+            do {
+              again = false
+              const ids = await inboxes.matchingMessagesAfter(inbox, since, conditions, count)
+              if (ids.length >= count) return finish(ids)
+            } while (again && !done)
+          } catch (error) {
+            request.log.error(error, 'wait: matching query failed')
+            finish(null)
+          } finally {
+            checking = false
+          }
+        }
         const unsubscribe = watcher.subscribe(inbox.id, (event) => {
-          if (event.type === 'message' && event.row.id > since) finish(event.row.id)
+          if (event.type === 'message' && event.row.id > since) void check()
           else if (event.type === 'expired') finish(null)
         })
         const timer = setTimeout(stop, timeoutMs)
         closers.add(stop)
         reply.raw.on('close', stop)
-        void inboxes.firstMessageAfter(inbox, since).then(
-          (row) => row && finish(row.id),
-          () => undefined,
-        )
+        void check()
       })
-      if (arrived === null) return { message: null, timedOut: true }
-      const row = await inboxes.firstMessageAfter(inbox, since)
-      return { message: row ? await inboxes.fullMessageFromRow(inbox, row) : null, timedOut: !row }
+      const messages = found === null ? [] : await inboxes.fullMessagesByIds(inbox, found)
+      return { message: messages[0] ?? null, messages, timedOut: messages.length === 0 }
     },
   )
 }
