@@ -11,8 +11,10 @@ export interface DeriveLimits {
   maxHtmlTokens: number
   /** Open elements deeper than this make HTML "too strange to render" (and would make parsing quadratic). */
   maxHtmlDepth: number
-  /** Characters of plain text searched for codes and links. */
+  /** Characters of plain text searched for links. */
   textScanChars: number
+  /** Characters of plain text searched for one-time codes (they sit near the top of a mail). */
+  codeScanChars: number
   /** Characters of the subject searched for codes. */
   subjectScanChars: number
   /** Characters of a text rendering of HTML kept (the `content` of an HTML-only message). */
@@ -33,6 +35,7 @@ export const DEFAULT_DERIVE_LIMITS: Readonly<DeriveLimits> = Object.freeze({
   maxHtmlTokens: 20_000,
   maxHtmlDepth: 400,
   textScanChars: 64 * 1024,
+  codeScanChars: 20 * 1024,
   subjectScanChars: 1024,
   htmlTextChars: 64 * 1024,
   previewChars: 100,

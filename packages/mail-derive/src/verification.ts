@@ -51,7 +51,7 @@ interface Scored {
 /** Extracts one-time codes from the subject and text of a message (their first few kilobytes), most likely first. */
 export function extractCodes(subject: string, text: string, limits: DeriveLimits = DEFAULT_DERIVE_LIMITS): string[] {
   const found = new Map<string, Scored>()
-  const sources = [subject.slice(0, limits.subjectScanChars), text.slice(0, limits.textScanChars)]
+  const sources = [subject.slice(0, limits.subjectScanChars), text.slice(0, limits.codeScanChars)]
   sources.forEach((src, sourceIndex) => {
     if (!src) return
     const keywordAt: number[] = []

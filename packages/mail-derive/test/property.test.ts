@@ -37,7 +37,8 @@ describe('every extractor and the sanitizer on random and adversarial strings', 
       }),
       RUNS,
     )
-  })
+    // Hundreds of generated mails of up to ~100 KB: seconds on a loaded shared machine.
+  }, 60_000)
 
   it('deriveMessage never throws, fails no part, and keeps every field within its bound', () => {
     fc.assert(
@@ -54,7 +55,8 @@ describe('every extractor and the sanitizer on random and adversarial strings', 
       }),
       RUNS,
     )
-  })
+    // Hundreds of generated mails of up to ~100 KB: seconds on a loaded shared machine.
+  }, 60_000)
 
   it('codes, links, text, preview and entity decoding never throw and stay bounded', () => {
     fc.assert(
@@ -69,5 +71,6 @@ describe('every extractor and the sanitizer on random and adversarial strings', 
       }),
       RUNS,
     )
-  })
+    // Hundreds of generated mails of up to ~100 KB: seconds on a loaded shared machine.
+  }, 60_000)
 })
