@@ -87,19 +87,19 @@ const reads: ReadRow[] = []
 for (const m of listing.messages) {
   let status = 0
   await fetch(`${base}/messages/${m.id}`).then((r) => r.arrayBuffer()) // first read: caches warm, as for every later reader
-  const before = cpuMs(stack.api.pid)
+  const before = cpuMs(stack.api.child.pid!)
   for (let i = 0; i < READS; i++) {
     const res = await fetch(`${base}/messages/${m.id}`)
     status = res.status
     await res.arrayBuffer()
   }
-  const per = (cpuMs(stack.api.pid) - before) / READS
+  const per = (cpuMs(stack.api.child.pid!) - before) / READS
   reads.push({ name: m.subject, cpuMs: per, status })
   console.log(`[read] ${m.subject.padEnd(50)} ${per.toFixed(2)} ms CPU per GET (${status})`)
 }
-const listBefore = cpuMs(stack.api.pid)
+const listBefore = cpuMs(stack.api.child.pid!)
 for (let i = 0; i < READS; i++) await (await fetch(base)).arrayBuffer()
-const listCpu = (cpuMs(stack.api.pid) - listBefore) / READS
+const listCpu = (cpuMs(stack.api.child.pid!) - listBefore) / READS
 
 // Health while 4 loops read the hostile inbox and its messages as fast as they can.
 let reading = true
