@@ -142,7 +142,8 @@ async function startTempbox(): Promise<Target> {
   // Plain node with the tsx loader (not the tsx CLI) so the pid we sample is the server itself.
   const proc: Child = await spawnUntil(process.execPath, [...(process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []), '--import', 'tsx', join(REPO_ROOT, 'apps/mail-ingest/src/main.ts')], {
     cwd: BENCH_DIR,
-    env: { SMTP_HOST: '127.0.0.1', SMTP_PORT: String(port), INGEST_METRICS_PORT: '0', DATABASE_PATH: dbPath, MAIL_DOMAINS: DOMAIN },
+    // Every benchmark connection comes from 127.0.0.1: one client, as far as the per-IP session cap can tell.
+    env: { SMTP_HOST: '127.0.0.1', SMTP_PORT: String(port), INGEST_METRICS_PORT: '0', DATABASE_PATH: dbPath, MAIL_DOMAINS: DOMAIN, SMTP_MAX_CLIENTS_PER_IP: '1000' },
     readyText: '[smtp] listening',
   })
   const { db } = createDb({ path: dbPath })

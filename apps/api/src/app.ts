@@ -2,7 +2,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServ
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { Config } from './config.js'
 import { localGlobalState, type GlobalState } from './global-state.js'
-import { clientKey } from './services/client-key.js'
+import { clientKey } from '@tempbox/ip'
 import { redactUrl } from './redact-url.js'
 import rateLimit from '@fastify/rate-limit'
 import dbPlugin from './plugins/db.js'

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import type { App } from '../src/app.js'
-import { clientKey } from '../src/services/client-key.js'
+import { clientKey } from '@tempbox/ip'
 import { generate } from './email-fixtures.js'
 import { buildTestApp } from './helper.js'
 

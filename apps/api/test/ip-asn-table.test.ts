@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { loadAsnTable } from '../src/services/geoip-asn-table.js'
-import { parseIp } from '../src/services/ip-address.js'
+import { parseIp } from '@tempbox/ip'
 
 const dir = mkdtempSync(join(tmpdir(), 'tempbox-asn-'))
 const v4 = join(dir, 'v4.csv')

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { App } from '../src/app.js'
-import { isPrivateIp, parseIp } from '../src/services/ip-address.js'
+import { isPrivateIp, parseIp } from '@tempbox/ip'
 import { buildTestApp } from './helper.js'
 
 describe('GET /api/ip and /api/ip/{ip}', () => {

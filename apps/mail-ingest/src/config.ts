@@ -25,6 +25,20 @@ export interface Config {
   maxBatchMessages: number
   /** Threads parsing messages beside the SMTP thread; 0 parses and writes on the SMTP thread. */
   parseWorkers: number
+  /** Messages one inbox may hold (452 at RCPT, 552/452 at DATA beyond it). */
+  maxMessagesPerInbox: number
+  /** Bytes of mail (sizes as received) one inbox may hold. */
+  maxInboxBytes: number
+  /** The database file may not grow past this (452 4.3.1 instead); 0: no cap but the disk's. */
+  maxDatabaseBytes: number
+  /** Mail is refused with 452 4.3.1 while the database's disk has less free space than this. */
+  minFreeDiskBytes: number
+  /** Simultaneous sessions from one client (an IPv4 address or an IPv6 /64); 421 4.7.0 beyond it. */
+  maxClientsPerIp: number
+  /** Message bytes held in memory by all sessions together until stored; new DATA gets 451 4.3.1 beyond it. */
+  maxInflightBytes: number
+  /** Unknown recipients one session may name before it is cut off with 421 (Postfix's hard error limit). */
+  maxUnknownRecipients: number
   /** Certificate chain and key (PEM files) for STARTTLS; null sends and receives mail in clear text. */
   tls: { certPath: string; keyPath: string } | null
   /** How often the certificate files are checked for a replacement (no restart needed). */
@@ -57,6 +71,18 @@ const DEFAULT_PARSE_WORKERS = 1
 const DEFAULT_METRICS_PORT = 9465
 /** One small write every 5 s; the API notices a stopped ingest within 15 s. */
 const DEFAULT_HEARTBEAT_MS = 5_000
+
+/** 1,000 messages and 100 MB: far more than a disposable inbox needs, little enough that a flood of one stays small. */
+const DEFAULT_MAX_MESSAGES_PER_INBOX = 1000
+const DEFAULT_MAX_INBOX_BYTES = 100 * 1024 * 1024
+/** Room for SQLite to checkpoint and for the API to keep working when mail stops. */
+const DEFAULT_MIN_FREE_DISK_BYTES = 256 * 1024 * 1024
+/** A whole office behind one NAT sends from one address; a single sender needs far fewer. */
+const DEFAULT_MAX_CLIENTS_PER_IP = 20
+/** 25 messages of the largest size at once, or thousands of ordinary ones. */
+const DEFAULT_MAX_INFLIGHT_BYTES = 256 * 1024 * 1024
+/** A typo or two is normal; a sender guessing addresses names many. */
+const DEFAULT_MAX_UNKNOWN_RECIPIENTS = 5
 
 type Env = Record<string, string | undefined>
 
@@ -91,6 +117,13 @@ export function loadConfig(env: Env = process.env): Config {
     tlsReloadCheckMs: int('SMTP_TLS_RELOAD_CHECK_MS', 60_000, 100),
     metrics: metricsAddress(env, 'INGEST_METRICS_PORT', DEFAULT_METRICS_PORT, problems),
     heartbeatMs: int('INGEST_HEARTBEAT_MS', DEFAULT_HEARTBEAT_MS, 100),
+    maxMessagesPerInbox: int('MAX_MESSAGES_PER_INBOX', DEFAULT_MAX_MESSAGES_PER_INBOX, 1),
+    maxInboxBytes: int('MAX_INBOX_BYTES', DEFAULT_MAX_INBOX_BYTES, 1024),
+    maxDatabaseBytes: int('MAX_DATABASE_BYTES', 0, 0),
+    minFreeDiskBytes: int('MIN_FREE_DISK_BYTES', DEFAULT_MIN_FREE_DISK_BYTES, 0),
+    maxClientsPerIp: int('SMTP_MAX_CLIENTS_PER_IP', DEFAULT_MAX_CLIENTS_PER_IP, 1),
+    maxInflightBytes: int('SMTP_MAX_INFLIGHT_BYTES', DEFAULT_MAX_INFLIGHT_BYTES, 1024),
+    maxUnknownRecipients: int('SMTP_MAX_UNKNOWN_RECIPIENTS', DEFAULT_MAX_UNKNOWN_RECIPIENTS, 1),
   }
   if (!env.SMTP_TLS_CERT !== !env.SMTP_TLS_KEY) problems.push('SMTP_TLS_CERT and SMTP_TLS_KEY must be set together (or neither)')
   if (config.port > 65535) problems.push(`SMTP_PORT must be ≤ 65535 (got ${config.port})`)

@@ -4,7 +4,7 @@ import type { Config } from './config.js'
 import { deriveView } from './derive-view.js'
 import { parseMessage } from './parse-message.js'
 import type { ParseRequest, PipelineReply } from './pipeline-messages.js'
-import { createMessageStore, createMessageWriter, type SqliteHandle } from './store-message.js'
+import { createMessageStore, createMessageWriter, StoreRefusal, type RefusalKind, type SqliteHandle, type WriterLimits } from './store-message.js'
 import { movableMemory, startWorker } from './worker-rpc.js'
 
 /** About SQLite's default autocheckpoint size (1,000 pages of 4 KB): keeps the WAL, and so reads, short. */
@@ -30,6 +30,7 @@ export interface IngestPipeline {
 export function createIngestPipeline(db: Db, sqlite: SqliteHandle, config: Config): IngestPipeline {
   if (config.parseWorkers === 0) return createInProcessPipeline(db, sqlite, config)
   const pending = new Map<number, { resolve: () => void; reject: (error: Error) => void; parser: number }>()
+  const limits = writerLimits(config)
   const load: number[] = Array.from({ length: config.parseWorkers }, () => 0)
   let nextId = 0
   const onReply = (message: unknown) => {
@@ -39,7 +40,10 @@ export function createIngestPipeline(db: Db, sqlite: SqliteHandle, config: Confi
     pending.delete(id)
     load[waiter.parser]!--
     if (result.ok) waiter.resolve()
-    else waiter.reject(new Error((result as { error: string }).error))
+    else {
+      const { error, refusal } = result as { error: string; refusal?: RefusalKind | null }
+      waiter.reject(refusal ? new StoreRefusal(refusal, error) : new Error(error))
+    }
   }
   // A worker that dies takes the messages it held with it, and they can no longer be acknowledged:
   // exit and let the supervisor restart us (clients without a 250 retry, as SMTP intends).
@@ -53,6 +57,7 @@ export function createIngestPipeline(db: Db, sqlite: SqliteHandle, config: Confi
     workerData: {
       databasePath: config.databasePath,
       maxBatchMessages: config.maxBatchMessages,
+      limits,
       parserPorts: channels.map((c) => c.port2),
       checkpointPort: checkpointChannel.port1,
     },
@@ -96,7 +101,7 @@ export function createIngestPipeline(db: Db, sqlite: SqliteHandle, config: Confi
 }
 
 function createInProcessPipeline(db: Db, sqlite: SqliteHandle, config: Config): IngestPipeline {
-  const store = createMessageStore(createMessageWriter(db, sqlite), { maxBatchMessages: config.maxBatchMessages })
+  const store = createMessageStore(createMessageWriter(db, sqlite, writerLimits(config)), { maxBatchMessages: config.maxBatchMessages })
   let pending = 0
   return {
     ready: Promise.resolve(),
@@ -111,5 +116,15 @@ function createInProcessPipeline(db: Db, sqlite: SqliteHandle, config: Config): 
       }
     },
     close: () => store.drain(),
+  }
+}
+
+function writerLimits(config: Config): WriterLimits {
+  return {
+    databasePath: config.databasePath,
+    maxDatabaseBytes: config.maxDatabaseBytes,
+    minFreeDiskBytes: config.minFreeDiskBytes,
+    maxMessagesPerInbox: config.maxMessagesPerInbox,
+    maxInboxBytes: config.maxInboxBytes,
   }
 }

@@ -1,7 +1,9 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client'
 
 /** Why a recipient (at RCPT) or a message (at DATA) was refused. Never the address or the client's IP. */
-export type RefusalReason = 'relay_denied' | 'unknown_recipient' | 'too_many_recipients' | 'lookup_failed' | 'too_big' | 'store_failed'
+export type RefusalReason =
+  | 'relay_denied' | 'unknown_recipient' | 'too_many_recipients' | 'lookup_failed' | 'too_big' | 'store_failed'
+  | 'mailbox_full' | 'some_mailboxes_full' | 'storage_full' | 'busy'
 
 /** What mail-ingest counts for operators (served on METRICS_HOST:INGEST_METRICS_PORT). */
 export interface IngestMetrics {

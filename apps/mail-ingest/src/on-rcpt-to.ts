@@ -3,6 +3,8 @@ import type { SMTPServerAddress, SMTPServerEnvelope, SMTPServerSession } from 's
 import type { Config } from './config.js'
 import type { RefusalReason } from './metrics.js'
 import { smtpError } from './smtp-error.js'
+import type { ClientLimits } from './client-limits.js'
+import type { StorageGuard } from './storage-guard.js'
 
 /** Inbox ids of the accepted recipients, per SMTP transaction (smtp-server replaces the envelope on RSET/EHLO/after DATA). */
 const acceptedInboxes = new WeakMap<SMTPServerEnvelope, Map<string, number>>()
@@ -15,9 +17,16 @@ export function recipientInboxIds(session: SMTPServerSession): number[] {
 /** Past this many cached addresses the cache starts over rather than growing without bound. */
 const MAX_CACHED_INBOXES = 50_000
 
+/** An active inbox and what it held when last read (at most SMTP_INBOX_CACHE_MS ago). */
+export interface FoundInbox {
+  id: number
+  messageCount: number
+  bytesUsed: number
+}
+
 export interface InboxLookup {
-  /** Id of the active (not expired) inbox with this lower-cased address, or null. */
-  findActiveInboxId: (address: string) => Promise<number | null>
+  /** The active (not expired) inbox with this lower-cased address, or null. */
+  findActiveInbox: (address: string) => Promise<FoundInbox | null>
 }
 
 /**
@@ -25,15 +34,15 @@ export interface InboxLookup {
  * so an address generated a moment ago receives mail at once; expiry is re-checked on every hit.
  */
 export function createInboxLookup(db: Db, cacheMs: number): InboxLookup {
-  const cache = new Map<string, { id: number; expiresAt: number; checkedAt: number }>()
+  const cache = new Map<string, FoundInbox & { expiresAt: number; checkedAt: number }>()
   return {
-    findActiveInboxId: async (address) => {
+    findActiveInbox: async (address) => {
       const now = Date.now()
       const hit = cache.get(address)
-      if (hit && now - hit.checkedAt < cacheMs && hit.expiresAt > now) return hit.id
+      if (hit && now - hit.checkedAt < cacheMs && hit.expiresAt > now) return hit
       const row = await db
         .selectFrom('inbox')
-        .select(['id', 'expires_at'])
+        .select(['id', 'expires_at', 'message_count', 'bytes_used'])
         .where('address', '=', address)
         .where('expires_at', '>', now)
         .executeTakeFirst()
@@ -42,17 +51,27 @@ export function createInboxLookup(db: Db, cacheMs: number): InboxLookup {
         return null
       }
       if (cache.size >= MAX_CACHED_INBOXES) cache.clear()
-      cache.set(address, { id: row.id, expiresAt: row.expires_at, checkedAt: now })
-      return row.id
+      const found = { id: row.id, messageCount: row.message_count, bytesUsed: row.bytes_used, expiresAt: row.expires_at, checkedAt: now }
+      cache.set(address, found)
+      return found
     },
   }
 }
 
 /**
  * Decides at RCPT, before any data is sent: foreign domains are refused as relaying (we are never an
- * open relay), unknown or expired addresses with 550 5.1.1, and recipients beyond the cap with 452.
+ * open relay), unknown or expired addresses with 550 5.1.1 (a session naming too many is cut off with 421),
+ * recipients beyond the cap with 452, a full inbox with 452 4.2.2 and a full store with 452 4.3.1. A full inbox is
+ * one at its message count or with no room left for the size the client declared (MAIL FROM … SIZE=); the counts
+ * may be SMTP_INBOX_CACHE_MS old, the store worker checks them exactly at DATA.
  */
-export function createOnRcptTo(config: Config, lookup: InboxLookup, refused: (reason: RefusalReason) => void = () => {}) {
+export function createOnRcptTo(
+  config: Config,
+  lookup: InboxLookup,
+  clients: ClientLimits,
+  storage: StorageGuard,
+  refused: (reason: RefusalReason) => void = () => {},
+) {
   const domains = new Set(config.mailDomains)
   return (
     address: SMTPServerAddress,
@@ -64,7 +83,7 @@ export function createOnRcptTo(config: Config, lookup: InboxLookup, refused: (re
     const domain = at >= 0 ? recipient.slice(at + 1) : ''
     if (!domains.has(domain)) {
       refused('relay_denied')
-      callback(smtpError(550, '5.7.1 Relaying denied: this server only accepts mail for its own domains'))
+      callback(clients.unknownRecipient(session, smtpError(550, '5.7.1 Relaying denied: this server only accepts mail for its own domains')))
       return
     }
     if (session.envelope.rcptTo.length >= config.maxRecipients) {
@@ -72,16 +91,27 @@ export function createOnRcptTo(config: Config, lookup: InboxLookup, refused: (re
       callback(smtpError(452, '4.5.3 Too many recipients'))
       return
     }
-    lookup.findActiveInboxId(recipient).then(
-      (inboxId) => {
-        if (inboxId === null) {
+    const full = storage.refusal()
+    if (full) {
+      callback(full)
+      return
+    }
+    lookup.findActiveInbox(recipient).then(
+      (inbox) => {
+        if (inbox === null) {
           refused('unknown_recipient')
-          callback(smtpError(550, '5.1.1 Mailbox unavailable: no such address, or it has expired'))
+          callback(clients.unknownRecipient(session, smtpError(550, '5.1.1 Mailbox unavailable: no such address, or it has expired')))
+          return
+        }
+        const declared = Number(session.envelope.mailFrom && session.envelope.mailFrom.args && (session.envelope.mailFrom.args as Record<string, string>).SIZE) || 0
+        if (inbox.messageCount >= config.maxMessagesPerInbox || inbox.bytesUsed + declared > config.maxInboxBytes) {
+          refused('mailbox_full')
+          callback(smtpError(452, '4.2.2 Mailbox full, try again later'))
           return
         }
         let accepted = acceptedInboxes.get(session.envelope)
         if (!accepted) acceptedInboxes.set(session.envelope, (accepted = new Map()))
-        accepted.set(recipient, inboxId)
+        accepted.set(recipient, inbox.id)
         callback()
       },
       (error: unknown) => {

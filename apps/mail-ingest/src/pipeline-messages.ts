@@ -1,4 +1,4 @@
-import type { IncomingMessage } from './store-message.js'
+import type { IncomingMessage, RefusalKind } from './store-message.js'
 
 /** SMTP thread → parse worker: the bytes received and where they go. */
 export interface ParseRequest {
@@ -15,7 +15,7 @@ export interface StoreRequest {
 }
 
 /** Store worker (or a parse worker that failed) → SMTP thread. */
-export type PipelineReply = { id: number; ok: true } | { id: number; ok: false; error: string }
+export type PipelineReply = { id: number; ok: true } | { id: number; ok: false; error: string; refusal?: RefusalKind | null }
 
 /** Store worker → checkpoint worker after each commit: roughly how many bytes went into the WAL. */
 export interface CommitNotice {

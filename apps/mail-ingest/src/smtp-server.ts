@@ -7,6 +7,9 @@ import { createInboxLookup, createOnRcptTo } from './on-rcpt-to.js'
 import { createIngestPipeline } from './ingest-pipeline.js'
 import { createIngestMetrics, type IngestMetrics } from './metrics.js'
 import type { SqliteHandle } from './store-message.js'
+import { createClientLimits } from './client-limits.js'
+import { createInflightBudget } from './inflight-budget.js'
+import { createStorageGuard } from './storage-guard.js'
 import { describeCertificate, readKeyPair, watchKeyPair } from './tls-certificate.js'
 
 export interface IngestServer {
@@ -26,6 +29,7 @@ export function createSmtpServer({ db, sqlite, config }: { db: Db; sqlite: Sqlit
   const keyPair = config.tls ? readKeyPair(config.tls) : null
   const pipeline = createIngestPipeline(db, sqlite, config)
   const metrics = createIngestMetrics(pipeline.pending)
+  const clients = createClientLimits(config)
   const server = new SMTPServer({
     name: config.mailDomains[0],
     banner: 'Tempbox mail ingest',
@@ -41,8 +45,10 @@ export function createSmtpServer({ db, sqlite, config }: { db: Db; sqlite: Sqlit
     socketTimeout: config.socketTimeoutMs,
     closeTimeout: config.closeTimeoutMs,
     logger: false,
-    onRcptTo: createOnRcptTo(config, createInboxLookup(db, config.inboxCacheMs), (reason) => metrics.refused.inc({ reason })),
-    onData: createOnData(config, pipeline, metrics),
+    onConnect: clients.onConnect,
+    onClose: clients.onClose,
+    onRcptTo: createOnRcptTo(config, createInboxLookup(db, config.inboxCacheMs), clients, createStorageGuard(config, sqlite), (reason) => metrics.refused.inc({ reason })),
+    onData: createOnData(config, pipeline, metrics, createInflightBudget(config.maxInflightBytes)),
   })
   server.on('error', (error) => console.error('[smtp] server error:', error.message))
   // The idle timeout does not stop a client that sends a byte now and then; this caps a connection's whole life.

@@ -2,6 +2,7 @@ import type { createDb, Db, NewAttachment, NewMessage, NewMessageContent, Stored
 import { sql } from 'kysely'
 import type { ParsedMessage } from './parse-message.js'
 import type { StoredDerivation } from './derive-view.js'
+import { freeDiskBytes, type StorageLimits } from './storage-guard.js'
 
 /** The better-sqlite3 handle createDb opens beside the Kysely instance. */
 export type SqliteHandle = ReturnType<typeof createDb>['sqlite']
@@ -76,7 +77,26 @@ function attachmentRow(contentId: number, position: number, a: ParsedMessage['at
  * their values line up with the compiled placeholders. A message's content and attachments are written once
  * however many of our addresses it went to; each inbox gets a small row pointing at them.
  */
-export function createMessageWriter(db: Db, sqlite: SqliteHandle): WriteMessages {
+export function createMessageWriter(db: Db, sqlite: SqliteHandle, limits: WriterLimits = NO_LIMITS): WriteMessages {
+  // SQLite itself refuses to grow the file past the cap (SQLITE_FULL, the transaction rolled back): exact, and never
+  // a half-written message.
+  if (limits.maxDatabaseBytes > 0) {
+    sqlite.pragma(`max_page_count = ${Math.floor(limits.maxDatabaseBytes / Number(sqlite.pragma('page_size', { simple: true })))}`)
+  }
+  const inboxHolds = sqlite.prepare<[number], { message_count: number; bytes_used: number }>(
+    db.selectFrom('inbox').select(['message_count', 'bytes_used']).where('id', '=', 0).compile().sql,
+  )
+  /** Refuses the message when it would take any of its inboxes past its quota (counters kept by triggers). */
+  const checkQuota = (message: IncomingMessage) => {
+    let full = 0
+    for (const inboxId of message.inboxIds) {
+      const holds = inboxHolds.get(inboxId)
+      if (!holds) continue
+      if (holds.message_count + 1 > limits.maxMessagesPerInbox || holds.bytes_used + message.source.size > limits.maxInboxBytes) full++
+    }
+    if (full === 0) return
+    throw new StoreRefusal(full === message.inboxIds.length ? 'mailbox_full' : 'some_mailboxes_full', `${full} of ${message.inboxIds.length} inboxes full`)
+  }
   const sample: IncomingMessage = {
     inboxIds: [0],
     source: { raw: Buffer.alloc(0), bodyIsText: false, size: 0 },
@@ -95,7 +115,10 @@ export function createMessageWriter(db: Db, sqlite: SqliteHandle): WriteMessages
     db.insertInto('attachment').values(attachmentRow(0, 0, { filename: '', contentType: '', size: 0, contentId: null, isInline: false, content: Buffer.alloc(0) })).compile().sql,
   )
   return sqlite.transaction((messages: IncomingMessage[]) => {
+    const full = limits.minFreeDiskBytes > 0 && freeDiskBytes(limits.databasePath) < limits.minFreeDiskBytes
+    if (full) throw new StoreRefusal('storage_full', 'the disk is almost full')
     for (const message of messages) {
+      checkQuota(message)
       const contentId = Number(insertContent.run(Object.values(contentRow(message))).lastInsertRowid)
       message.parsed.attachments.forEach((a, position) => {
         insertAttachment.run(Object.values(attachmentRow(contentId, position, a)))
@@ -103,6 +126,35 @@ export function createMessageWriter(db: Db, sqlite: SqliteHandle): WriteMessages
       for (const inboxId of message.inboxIds) insertMessage.run(Object.values(messageRow(inboxId, contentId, message)))
     }
   })
+}
+
+/** What the writer enforces: per-inbox quotas and the store's size (see StorageLimits). */
+export interface WriterLimits extends StorageLimits {
+  maxMessagesPerInbox: number
+  maxInboxBytes: number
+}
+
+const NO_LIMITS: WriterLimits = {
+  databasePath: ':memory:', maxDatabaseBytes: 0, minFreeDiskBytes: 0, maxMessagesPerInbox: Infinity, maxInboxBytes: Infinity,
+}
+
+/**
+ * Why a message was not stored when it is the sender's to retry or give up: every inbox it goes to is full
+ * (`mailbox_full`), some of them are (`some_mailboxes_full`), or the store is (`storage_full`).
+ */
+export type RefusalKind = 'mailbox_full' | 'some_mailboxes_full' | 'storage_full'
+
+export class StoreRefusal extends Error {
+  constructor(readonly kind: RefusalKind, message: string) {
+    super(message)
+  }
+}
+
+/** The refusal an error from the writer stands for, if any (SQLITE_FULL: the file reached max_page_count or the disk). */
+export function refusalKindOf(error: unknown): RefusalKind | null {
+  if (error instanceof StoreRefusal) return error.kind
+  if ((error as { code?: unknown } | null)?.code === 'SQLITE_FULL') return 'storage_full'
+  return null
 }
 
 /** About what one stored message adds to the WAL: its large columns once, and a small row per inbox it goes to. */

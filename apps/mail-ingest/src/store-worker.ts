@@ -6,15 +6,16 @@
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads'
 import { createDb } from '@tempbox/db'
 import type { CommitNotice, PipelineReply, StoreRequest } from './pipeline-messages.js'
-import { createMessageStore, createMessageWriter, walBytesOf } from './store-message.js'
+import { createMessageStore, createMessageWriter, refusalKindOf, walBytesOf, type WriterLimits } from './store-message.js'
 import { asBuffer, signalReady } from './worker-rpc.js'
 
 /** 16 times SQLite's default WAL size. */
 const SAFETY_CHECKPOINT_BYTES = 64 * 1024 * 1024
 
-const { databasePath, maxBatchMessages, parserPorts, checkpointPort } = workerData as {
+const { databasePath, maxBatchMessages, limits, parserPorts, checkpointPort } = workerData as {
   databasePath: string
   maxBatchMessages: number
+  limits: WriterLimits
   parserPorts: MessagePort[]
   checkpointPort: MessagePort
 }
@@ -22,7 +23,7 @@ const { db, sqlite } = createDb({ path: databasePath })
 // The checkpoint worker keeps the WAL short; this only steps in should it ever fall far behind.
 // Counted in pages: a file created before 16 KB pages keeps its own size.
 sqlite.pragma(`wal_autocheckpoint = ${SAFETY_CHECKPOINT_BYTES / Number(sqlite.pragma('page_size', { simple: true }))}`)
-const store = createMessageStore(createMessageWriter(db, sqlite), {
+const store = createMessageStore(createMessageWriter(db, sqlite, limits), {
   maxBatchMessages,
   onCommitted: (messages) => checkpointPort.postMessage({ bytes: messages.reduce((sum, m) => sum + walBytesOf(m), 0) } satisfies CommitNotice),
 })
@@ -38,7 +39,7 @@ for (const port of parserPorts) {
     }
     store.store({ ...message, source: { ...message.source, raw: asBuffer(message.source.raw) }, parsed }).then(
       () => reply({ id, ok: true }),
-      (error: unknown) => reply({ id, ok: false, error: error instanceof Error ? error.message : String(error) }),
+      (error: unknown) => reply({ id, ok: false, error: error instanceof Error ? error.message : String(error), refusal: refusalKindOf(error) }),
     )
   })
 }

@@ -13,6 +13,9 @@ export interface InboxTable {
   user_id: number | null
   created_at: Millis
   expires_at: Millis
+  /** Messages the inbox holds and their sizes as received, kept by triggers on `message` (quota checks). */
+  message_count: Generated<number>
+  bytes_used: Generated<number>
 }
 
 /**

@@ -66,6 +66,19 @@ describe('a message sent to several inboxes', () => {
   })
 })
 
+describe('inbox quota counters', () => {
+  it('count each inbox’s messages and bytes as they come and go', async () => {
+    const db = await migratedDb()
+    const [a, b] = [await addInbox(db, 'a'), await addInbox(db, 'b')]
+    const [inA] = await insertMessage(db, [a, b], message)
+    await insertMessage(db, [a], message)
+    const holds = async () => db.selectFrom('inbox').select(['id', 'message_count', 'bytes_used']).orderBy('id').execute()
+    expect(await holds()).toEqual([{ id: a, message_count: 2, bytes_used: 54 }, { id: b, message_count: 1, bytes_used: 27 }])
+    await db.deleteFrom('message').where('id', '=', inA!).execute()
+    expect(await holds()).toEqual([{ id: a, message_count: 1, bytes_used: 27 }, { id: b, message_count: 1, bytes_used: 27 }])
+  })
+})
+
 describe('migration to stored-once content', () => {
   it('keeps every message, its source and its attachments', async () => {
     const { db } = createDb({ path: ':memory:' })

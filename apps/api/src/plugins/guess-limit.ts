@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { clientKey } from '../services/client-key.js'
+import { clientKey } from '@tempbox/ip'
 
 /** Blocked clients this process remembers per scope; more are still refused, by asking the shared counter again. */
 const MAX_REMEMBERED_BLOCKS = 10_000

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url'
 import maxmind, { type Reader, type Response } from 'maxmind'
 import type { IpInfo } from '@tempbox/types'
 import { loadAsnTable, type AsnTable } from './geoip-asn-table.js'
-import { isPrivateIp, parseIp } from './ip-address.js'
+import { isPrivateIp, parseIp } from '@tempbox/ip'
 
 /** Flat DB-IP city record as published by @ip-location-db (not MaxMind's nested shape). */
 interface CityRecord {

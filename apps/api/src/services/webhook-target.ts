@@ -1,6 +1,6 @@
 import { lookup } from 'node:dns/promises'
 import { isIP } from 'node:net'
-import { isPrivateIp, parseIp } from './ip-address.js'
+import { isPrivateIp, parseIp } from '@tempbox/ip'
 
 /** Why a webhook URL or the address it resolves to is refused, in a sentence for the person who set it. */
 export class TargetRefused extends Error {

@@ -10,6 +10,7 @@ import * as m0008 from './2026_11_23_000008_short_link_owner_secret.js'
 import * as m0009 from './2026_11_23_000009_message_content_stored_once.js'
 import * as m0010 from './2026_11_23_000010_service_heartbeat.js'
 import * as m0011 from './2026_11_23_000011_webhooks.js'
+import * as m0012 from './2026_11_23_000012_inbox_quota_counters.js'
 
 /**
  * Migrations are listed statically (not read from disk) so they survive bundling into each app.
@@ -27,6 +28,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026_11_23_000009_message_content_stored_once': m0009,
   '2026_11_23_000010_service_heartbeat': m0010,
   '2026_11_23_000011_webhooks': m0011,
+  '2026_11_23_000012_inbox_quota_counters': m0012,
 }
 
 export const migrationProvider: MigrationProvider = {

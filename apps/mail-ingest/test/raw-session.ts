@@ -1,0 +1,37 @@
+import { connect } from 'node:net'
+
+/** Opens a raw SMTP connection and collects every reply line the server sends until it closes. */
+export function rawSession(serverPort: number) {
+  const socket = connect(serverPort, '127.0.0.1')
+  const lines: string[] = []
+  let buffer = ''
+  let read = 0
+  socket.on('data', (chunk) => {
+    buffer += chunk.toString('latin1')
+    let nl: number
+    while ((nl = buffer.indexOf('\r\n')) >= 0) {
+      lines.push(buffer.slice(0, nl))
+      buffer = buffer.slice(nl + 2)
+    }
+  })
+  // Writes racing the server's close fail with EPIPE; the replies and the close are what the tests look at.
+  socket.on('error', () => {})
+  const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()))
+  /** The next complete reply not read yet (the last line of a multi-line one). */
+  const reply = async (): Promise<string> => {
+    for (;;) {
+      while (read < lines.length) {
+        const line = lines[read++]!
+        if (line[3] !== '-') return line
+      }
+      if (socket.destroyed) throw new Error(`closed before the next reply:\n${lines.join('\n')}`)
+      await new Promise((resolve) => socket.once('data', resolve).once('close', resolve))
+    }
+  }
+  /** Sends one command line and answers the server's reply to it. */
+  const command = async (line: string): Promise<string> => {
+    socket.write(`${line}\r\n`)
+    return reply()
+  }
+  return { socket, lines, closed, reply, command }
+}

@@ -1,0 +1,2 @@
+export { isPrivateIp, parseIp, type ParsedIp } from './ip-address.js'
+export { clientKey } from './client-key.js'
