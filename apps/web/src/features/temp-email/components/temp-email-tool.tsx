@@ -10,6 +10,7 @@ import { MessageViewer } from '../../message-viewer/components/message-viewer'
 import { generateEmail, inboxUrl, refreshInbox, releaseAddress } from '../api/inbox'
 import { useEmailStream } from '../hooks/use-email-stream'
 import { useInboxMessages } from '../hooks/use-inbox-messages'
+import { useInboxSearch } from '../hooks/use-inbox-search'
 import { useNotify } from '../hooks/use-notify'
 import { useNow } from '../hooks/use-now'
 import { UNDO_DELETE_MS, useUndoableDelete } from '../hooks/use-undoable-delete'
@@ -20,6 +21,7 @@ import { AddressForm, type GenerateError } from './address-form'
 import { KeptAddresses } from './kept-addresses'
 import { MessageList } from './message-list'
 import { OlderMessages } from './older-messages'
+import { SearchBox } from './search-box'
 import { secondaryButton } from './styles'
 
 function isGone(error: unknown): boolean {
@@ -46,6 +48,7 @@ export function TempEmailTool() {
   const [expired, setExpired] = useState(false)
   const now = useNow(1000)
   const inbox = useInboxMessages(email)
+  const search = useInboxSearch(email)
   const deletion = useUndoableDelete({
     onDeleted: (address, id) => void removeMessage(mutate, address, id),
     onFailed: () => notify({ title: t('toast.errorTitle'), description: t('toast.deleteFailed'), variant: 'destructive' }),
@@ -170,7 +173,7 @@ export function TempEmailTool() {
 
   const loadOlder = async () => {
     try {
-      await inbox.loadOlder()
+      await (search.active ? search.loadOlder() : inbox.loadOlder())
     } catch (error) {
       if (isGone(error)) handleExpired()
       else notify({ title: t('toast.errorTitle'), description: t('toast.loadOlderFailed'), variant: 'destructive' })
@@ -178,8 +181,11 @@ export function TempEmailTool() {
   }
 
   // A message deleted a moment ago stays out of the list while its Undo is open.
-  const messages = inbox.messages.filter((m) => !deletion.hidden.has(m.id))
-  const total = inbox.total - (inbox.messages.length - messages.length)
+  const listed = search.active ? search : inbox
+  const messages = listed.messages.filter((m) => !deletion.hidden.has(m.id))
+  const total = listed.total - (listed.messages.length - messages.length)
+  // A query the server refuses (too long, a bad date, is:unread) shows its sentence where the results would be.
+  const searchError = search.active && search.error instanceof ApiError ? search.error.message : null
 
   return (
     <section id="temp-email" aria-labelledby="temp-email-title" className="mx-auto w-full max-w-3xl px-1 py-6 sm:px-4">
@@ -253,9 +259,13 @@ export function TempEmailTool() {
                 {checking ? t('checking') : t('check')}
               </button>
             </div>
+            {(inbox.total > 0 || search.text !== '') && <SearchBox value={search.text} onChange={search.setText} onClear={search.clear} />}
             {messages.length === 0 ? (
-              <p className="rounded-lg border border-dashed border-slate-300 p-6 text-center text-sm text-slate-500 dark:border-slate-600 dark:text-slate-400">
-                {t('empty')}
+              <p
+                role={search.active ? 'status' : undefined}
+                className="rounded-lg border border-dashed border-slate-300 p-6 text-center text-sm text-slate-500 dark:border-slate-600 dark:text-slate-400"
+              >
+                {searchError ?? (search.active ? (search.searching ? '' : t('search.noMatches')) : t('empty'))}
               </p>
             ) : (
               <MessageList
@@ -275,7 +285,7 @@ export function TempEmailTool() {
               />
             )}
             {messages.length > 0 && (
-              <OlderMessages shown={messages.length} total={total} hasMore={inbox.hasMore} loading={inbox.loadingOlder} onLoad={() => void loadOlder()} />
+              <OlderMessages shown={messages.length} total={total} hasMore={listed.hasMore} loading={listed.loadingOlder} onLoad={() => void loadOlder()} />
             )}
           </div>
         )}
