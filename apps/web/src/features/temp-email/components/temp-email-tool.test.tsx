@@ -97,6 +97,27 @@ describe('generate', () => {
     expect(screen.queryByLabelText('Your temporary address')).not.toBeInTheDocument()
   })
 
+  it('offers to release an old address for the active-address limit only, not for the hourly limit', async () => {
+    server.use(
+      http.post('/api/email/generate', () =>
+        HttpResponse.json({ error: 'You already have 5 active addresses. Release one or wait until one expires.', code: 'too_many_active_addresses' }, { status: 429 }),
+      ),
+    )
+    const user = renderTool()
+    await user.click(screen.getByRole('button', { name: 'Generate Email' }))
+    expect(await screen.findByRole('button', { name: 'Release an old address' })).toBeInTheDocument()
+    expect(screen.getByRole('button', { name: 'Generate Email' })).toHaveAccessibleDescription(/5 active addresses/)
+
+    server.use(
+      http.post('/api/email/generate', () =>
+        HttpResponse.json({ error: 'Too many addresses this hour. Try again later.', code: 'rate_limited' }, { status: 429, headers: { 'Retry-After': '600' } }),
+      ),
+    )
+    await user.click(screen.getByRole('button', { name: 'Generate Email' }))
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Generate Email' })).toHaveAccessibleDescription('Too many addresses this hour. Try again later.'))
+    expect(screen.queryByRole('button', { name: 'Release an old address' })).not.toBeInTheDocument()
+  })
+
   it('sends a chosen name and domain, and shows the server refusal of a taken name', async () => {
     const bodies: unknown[] = []
     server.use(

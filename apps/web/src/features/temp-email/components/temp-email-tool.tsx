@@ -87,14 +87,17 @@ export function TempEmailTool() {
       notify({ title: t('toast.generatedTitle'), description: t('toast.generatedText', { email: result.email }) })
     } catch (error) {
       // A chosen name the server refuses (taken, reserved, malformed) and the per-client limits are explained in the
-      // server's own words, at the form; the limit's note offers to release an old address.
+      // server's own words, at the form. Only the active-address limit offers to release an old address: releasing
+      // one does not lift the hourly limit (rate_limited), which only time does.
       const refusal = error instanceof ApiError ? error : null
       const next: GenerateError =
-        refusal?.code === 'too_many_active_addresses' || refusal?.code === 'rate_limited'
+        refusal?.code === 'too_many_active_addresses'
           ? { kind: 'limit', message: refusal.message }
-          : choice.localPart && refusal && (refusal.status === 400 || refusal.status === 409)
-            ? { kind: 'name', message: refusal.message }
-            : { kind: 'other', message: t('toast.generateFailed') }
+          : refusal?.code === 'rate_limited'
+            ? { kind: 'other', message: refusal.message }
+            : choice.localPart && refusal && (refusal.status === 400 || refusal.status === 409)
+              ? { kind: 'name', message: refusal.message }
+              : { kind: 'other', message: t('toast.generateFailed') }
       setGenerateError(next)
       notify({ title: t('toast.errorTitle'), description: next.message, variant: 'destructive' })
     } finally {
