@@ -26,6 +26,7 @@ export {
   DropdownMenuSeparator,
   DropdownMenuTrigger,
 } from './dropdown-menu'
+export { FieldError } from './field-error'
 export { fieldClass, Input, Textarea } from './input'
 export { Label } from './label'
 export { ScrollArea, ScrollBar } from './scroll-area'

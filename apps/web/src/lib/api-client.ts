@@ -5,11 +5,14 @@ export const AUTH_TOKEN_KEY = 'auth_token'
 export class ApiError extends Error {
   readonly status: number
   readonly code: string | undefined
-  constructor(message: string, status: number, code?: string) {
+  /** The server's sentence per refused field (`{ email: "…" }`), so a form can show each at its field. */
+  readonly fields: Readonly<Record<string, string>>
+  constructor(message: string, status: number, code?: string, fields: Record<string, string> = {}) {
     super(message)
     this.name = 'ApiError'
     this.status = status
     this.code = code
+    this.fields = fields
   }
 }
 
@@ -35,15 +38,19 @@ export async function apiRequest(method: string, url: string, body?: unknown, in
   if (!res.ok) {
     let message = `${res.status} ${res.statusText}`
     let code: string | undefined
+    const fields: Record<string, string> = {}
     try {
-      const data = (await res.json()) as { error?: unknown; message?: unknown; code?: unknown }
+      const data = (await res.json()) as { error?: unknown; message?: unknown; code?: unknown; fields?: unknown }
       if (typeof data.error === 'string' && data.error) message = data.error
       else if (typeof data.message === 'string' && data.message) message = data.message
       if (typeof data.code === 'string') code = data.code
+      if (data.fields && typeof data.fields === 'object') {
+        for (const [field, text] of Object.entries(data.fields)) if (typeof text === 'string') fields[field] = text
+      }
     } catch {
       // Body was not JSON: keep "status statusText".
     }
-    throw new ApiError(message, res.status, code)
+    throw new ApiError(message, res.status, code, fields)
   }
   return res
 }

@@ -50,6 +50,11 @@ describe('AdminSetupPage', () => {
     expect(await screen.findByText(KEY)).toBeInTheDocument()
     await user.click(screen.getByRole('button', { name: 'Promote to Owner' }))
     await expectToast('Please fill all fields', 'destructive')
+    // At each empty field too, where it stays after the toast; typing in one leaves the other's.
+    for (const label of ['Email', 'Secret key']) expect(screen.getByLabelText(label)).toHaveAccessibleDescription('Please fill all fields')
+    await user.type(screen.getByLabelText('Email'), 'a')
+    expect(screen.getByLabelText('Email')).not.toHaveAttribute('aria-invalid')
+    expect(screen.getByLabelText('Secret key')).toHaveAttribute('aria-invalid', 'true')
     expect(calls).toBe(0)
   }, 20_000)
 
@@ -67,8 +72,33 @@ describe('AdminSetupPage', () => {
     expect(screen.getByLabelText('Secret key')).toHaveValue(KEY)
     await user.click(screen.getByRole('button', { name: 'Promote to Owner' }))
     await expectToast('No account uses this email.', 'destructive')
+    expect(screen.getByRole('button', { name: 'Promote to Owner' })).toHaveAccessibleDescription('No account uses this email.')
     await user.click(screen.getByRole('button', { name: 'Promote to Owner' }))
     await expectToast('Could not connect to server', 'destructive')
+    expect(screen.getByRole('button', { name: 'Promote to Owner' })).toHaveAccessibleDescription('Could not connect to server')
+  }, 20_000)
+
+  it('shows a wrong key at the key field and an email refused by the server at the email field', async () => {
+    server.use(
+      http.get('/api/auth/setup', () => HttpResponse.json({ open: true, secretKey: KEY })),
+      http.post('/api/auth/promote-owner', () => HttpResponse.json({ error: 'The secret key is not correct.', code: 'invalid_setup_key' }, { status: 403 }), { once: true }),
+      http.post('/api/auth/promote-owner', () =>
+        HttpResponse.json(
+          { error: 'You can only promote the account you are signed in with (me@example.com).', code: 'forbidden', fields: { email: 'Use the email of the account you are signed in with.' } },
+          { status: 403 },
+        ),
+      ),
+    )
+    const user = renderPage()
+    await screen.findByText(KEY)
+    await user.type(screen.getByLabelText('Email'), 'other@example.com')
+    await user.type(screen.getByLabelText('Secret key'), 'wrong')
+    await user.click(screen.getByRole('button', { name: 'Promote to Owner' }))
+    await waitFor(() => expect(screen.getByLabelText('Secret key')).toHaveAccessibleDescription('The secret key is not correct.'))
+    expect(screen.getByLabelText('Email')).not.toHaveAttribute('aria-invalid')
+    await user.click(screen.getByRole('button', { name: 'Promote to Owner' }))
+    await waitFor(() => expect(screen.getByLabelText('Email')).toHaveAccessibleDescription('Use the email of the account you are signed in with.'))
+    expect(screen.getByLabelText('Secret key')).not.toHaveAttribute('aria-invalid')
   }, 20_000)
 
   it('in production says the key is in the server log instead of showing it, and asks a guest to sign in first', async () => {

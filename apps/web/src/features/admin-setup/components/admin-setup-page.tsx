@@ -1,10 +1,11 @@
-import { Button, Card, CardContent, CardDescription, CardHeader, CardTitle, Input, Label, useToast } from '@tempbox/ui'
+import { Button, Card, CardContent, CardDescription, CardHeader, CardTitle, FieldError, Input, Label, useToast } from '@tempbox/ui'
 import { CheckCircle2, Copy, KeyRound, Wand2 } from 'lucide-react'
 import { useState, type FormEvent } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
 import { useSWRConfig } from 'swr'
 import { ApiError } from '../../../lib/api-client'
+import { describedBy, fieldErrorsOf, type FieldErrors } from '../../../lib/field-errors'
 import { CURRENT_USER_KEY, useCurrentUser } from '../../auth/api/get-current-user'
 import { promoteOwner, SETUP_STATUS_KEY, useSetupStatus } from '../api/setup'
 
@@ -25,6 +26,7 @@ export function AdminSetupPage() {
   const [secretKey, setSecretKey] = useState('')
   const [pending, setPending] = useState(false)
   const [done, setDone] = useState(false)
+  const [errors, setErrors] = useState<FieldErrors<'email' | 'secretKey'>>({})
   const key = status.data?.secretKey ?? ''
   const keyInLog = status.data?.keyInLog === true
 
@@ -45,9 +47,12 @@ export function AdminSetupPage() {
   async function submit(event: FormEvent) {
     event.preventDefault()
     if (!email.trim() || !secretKey.trim()) {
+      // Spec §5's sentence, at each empty field.
+      setErrors({ ...(!email.trim() && { email: t('fillAll') }), ...(!secretKey.trim() && { secretKey: t('fillAll') }) })
       toast({ variant: 'destructive', title: t('error'), description: t('fillAll') })
       return
     }
+    setErrors({})
     setPending(true)
     try {
       await promoteOwner({ email: email.trim(), secretKey: secretKey.trim() })
@@ -57,10 +62,21 @@ export function AdminSetupPage() {
       await Promise.all([mutate(CURRENT_USER_KEY), mutate(SETUP_STATUS_KEY)])
     } catch (err) {
       const message = err instanceof ApiError ? err.message || t('somethingWrong') : t('noConnection')
+      // A wrong key names no field in its answer, but it is about the key field.
+      setErrors(err instanceof ApiError && err.code === 'invalid_setup_key' ? { secretKey: message } : fieldErrorsOf(err, ['email', 'secretKey'], message))
       toast({ variant: 'destructive', title: t('error'), description: message })
     } finally {
       setPending(false)
     }
+  }
+
+  /** Editing a field drops its own error and the form's; the other field's stays. */
+  function edit(field: 'email' | 'secretKey', set: (value: string) => void, value: string) {
+    set(value)
+    setErrors((current) => {
+      const other = field === 'email' ? 'secretKey' : 'email'
+      return current[other] ? { [other]: current[other] } : {}
+    })
   }
 
   const closed = status.data?.open === false
@@ -116,13 +132,16 @@ export function AdminSetupPage() {
             <form onSubmit={submit} noValidate className="space-y-4">
               <div className="space-y-2">
                 <Label htmlFor="setup-email">{t('fields.email')}</Label>
-                <Input id="setup-email" type="email" autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)} placeholder={t('fields.emailPlaceholder')} />
+                <Input id="setup-email" type="email" autoComplete="email" value={email} onChange={(e) => edit('email', setEmail, e.target.value)} placeholder={t('fields.emailPlaceholder')} {...describedBy('setup-email-error', errors.email)} />
+                {errors.email && <FieldError id="setup-email-error">{errors.email}</FieldError>}
               </div>
               <div className="space-y-2">
                 <Label htmlFor="setup-key">{t('fields.secretKey')}</Label>
-                <Input id="setup-key" type="password" autoComplete="off" value={secretKey} onChange={(e) => setSecretKey(e.target.value)} />
+                <Input id="setup-key" type="password" autoComplete="off" value={secretKey} onChange={(e) => edit('secretKey', setSecretKey, e.target.value)} {...describedBy('setup-key-error', errors.secretKey)} />
+                {errors.secretKey && <FieldError id="setup-key-error">{errors.secretKey}</FieldError>}
               </div>
-              <Button type="submit" className="w-full" disabled={pending}>
+              {errors.form && <FieldError id="setup-error">{errors.form}</FieldError>}
+              <Button type="submit" className="w-full" disabled={pending} aria-describedby={errors.form ? 'setup-error' : undefined}>
                 {pending ? t('processing') : t('promote')}
               </Button>
             </form>

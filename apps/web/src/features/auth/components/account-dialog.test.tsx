@@ -99,6 +99,37 @@ describe('AccountDialog', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Sign In' }))
     await expectToast('Login FailedInvalid email or password', 'destructive')
     expect(localStorage.getItem(AUTH_TOKEN_KEY)).toBeNull()
+    // The error stays at the fields after the toast has gone, and both fields are described by it.
+    for (const label of ['Email', 'Password']) {
+      const field = within(dialog).getByLabelText(label)
+      expect(field).toHaveAttribute('aria-invalid', 'true')
+      expect(field).toHaveAccessibleDescription('Invalid email or password')
+    }
+    await fill(user, within(dialog).getByLabelText('Password'), 'nope2')
+    expect(within(dialog).queryByRole('alert')).toBeNull()
+  })
+
+  it('shows a taken email at the email field when registering', async () => {
+    server.use(
+      http.post('/api/auth/register', () =>
+        HttpResponse.json(
+          { error: 'An account with this email already exists.', code: 'email_taken', fields: { email: 'An account with this email already exists.' } },
+          { status: 409 },
+        ),
+      ),
+    )
+    const user = renderDialog()
+    await user.click(screen.getByRole('button', { name: 'Sign In' }))
+    const dialog = await screen.findByRole('dialog')
+    await user.click(within(dialog).getByRole('tab', { name: 'Create Account' }))
+    await fill(user, within(dialog).getByLabelText('Email'), 'ann@example.com')
+    await fill(user, within(dialog).getByLabelText('Password'), 'secret1')
+    await user.click(within(dialog).getByRole('button', { name: 'Create Account' }))
+    const email = within(dialog).getByLabelText('Email')
+    await waitFor(() => expect(email).toHaveAccessibleDescription('An account with this email already exists.'))
+    expect(email).toHaveAttribute('aria-invalid', 'true')
+    expect(within(dialog).getByLabelText('Password')).not.toHaveAttribute('aria-invalid')
+    expect(within(dialog).getByLabelText('Password')).toHaveAccessibleDescription('At least 6 characters.')
   })
 
   it('lists saved addresses and switches the current inbox to one', async () => {

@@ -57,15 +57,26 @@ function renderTool() {
 }
 
 describe('LinkShortenerTool', () => {
-  it('says what is wrong before calling the server (spec §5)', async () => {
+  it('says what is wrong at the field, and in a toast, before calling the server (spec §5)', async () => {
     const user = renderTool()
+    const input = screen.getByLabelText('Long URL')
     await user.click(screen.getByRole('button', { name: 'Shorten' }))
-    expect(await screen.findByText('Please enter a URL to shorten')).toBeInTheDocument()
-    await user.type(screen.getByLabelText('Long URL'), 'example.com')
+    await waitFor(() => expect(input).toHaveAccessibleDescription('Please enter a URL to shorten'))
+    expect(input).toHaveAttribute('aria-invalid', 'true')
+    await user.type(input, 'not a url')
+    expect(input).not.toHaveAttribute('aria-invalid')
     await user.click(screen.getByRole('button', { name: 'Shorten' }))
     expect(await screen.findByText('Invalid URL')).toBeInTheDocument()
-    expect(screen.getByText('Please enter a valid URL (include http:// or https://)')).toBeInTheDocument()
+    await waitFor(() => expect(input).toHaveAccessibleDescription('Please enter a valid URL (include http:// or https://)'))
     expect(posts).toBe(0)
+  })
+
+  it('shortens a bare domain as its https:// address', async () => {
+    const user = renderTool()
+    await user.type(screen.getByLabelText('Long URL'), 'example.com/some/page{Enter}')
+    const list = await screen.findByRole('list', { name: 'Your short links' })
+    expect(within(list).getByText('https://example.com/some/page')).toBeInTheDocument()
+    expect(created[0]?.original).toBe('https://example.com/some/page')
   })
 
   it('prepends each new link, clears the input and remembers the links', async () => {
@@ -100,7 +111,8 @@ describe('LinkShortenerTool', () => {
     server.use(http.post('*/api/links', () => HttpResponse.json({ error: 'Too many requests. Please wait a moment and try again.', code: 'rate_limited' }, { status: 429 })))
     const user = renderTool()
     await user.type(screen.getByLabelText('Long URL'), 'https://example.com{Enter}')
-    expect(await screen.findByText('Too many requests. Please wait a moment and try again.')).toBeInTheDocument()
-    expect(screen.getByLabelText('Long URL')).toHaveValue('https://example.com')
+    const input = screen.getByLabelText('Long URL')
+    await waitFor(() => expect(input).toHaveAccessibleDescription('Too many requests. Please wait a moment and try again.'))
+    expect(input).toHaveValue('https://example.com')
   })
 })

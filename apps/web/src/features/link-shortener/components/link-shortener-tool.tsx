@@ -1,11 +1,11 @@
 import { useId, useState, type FormEvent } from 'react'
 import { useTranslation } from 'react-i18next'
 import useSWR from 'swr'
-import { Button, Card, CardContent, CardDescription, CardHeader, CardTitle, Input, Label, useToast } from '@tempbox/ui'
+import { Button, Card, CardContent, CardDescription, CardHeader, CardTitle, FieldError, Input, Label, useToast } from '@tempbox/ui'
 import { copyWithToast } from '../../../lib/copy-with-toast'
 import { Copy, ExternalLink, Link2, Loader2 } from 'lucide-react'
 import { createShortLink, fetchShortLinks } from '../api/links'
-import { checkUrl } from '../lib/validate-url'
+import { prepareUrl } from '../lib/validate-url'
 import { useLinkStore } from '../stores/link-store'
 
 /** Click counts are refreshed this often while the card is open. */
@@ -18,6 +18,9 @@ export function LinkShortenerTool() {
   const inputId = useId()
   const [url, setUrl] = useState('')
   const [shortening, setShortening] = useState(false)
+  /** Why the last try failed, shown at the field until it is edited (the toast goes after 5 s). */
+  const [fieldError, setFieldError] = useState<string | null>(null)
+  const errorId = `${inputId}-error`
   const links = useLinkStore((s) => s.links)
   const add = useLinkStore((s) => s.add)
   const refresh = useLinkStore((s) => s.refresh)
@@ -32,23 +35,24 @@ export function LinkShortenerTool() {
 
   async function shorten(event: FormEvent) {
     event.preventDefault()
-    const problem = checkUrl(url)
-    if (problem === 'empty') {
-      toast({ title: t('links.errorTitle'), description: t('links.emptyUrl'), variant: 'destructive' })
+    const prepared = prepareUrl(url)
+    if ('problem' in prepared) {
+      const text = prepared.problem === 'empty' ? t('links.emptyUrl') : t('links.invalidText')
+      setFieldError(text)
+      toast({ title: prepared.problem === 'empty' ? t('links.errorTitle') : t('links.invalidTitle'), description: text, variant: 'destructive' })
       return
     }
-    if (problem === 'invalid') {
-      toast({ title: t('links.invalidTitle'), description: t('links.invalidText'), variant: 'destructive' })
-      return
-    }
+    setFieldError(null)
     setShortening(true)
     try {
-      const link = await createShortLink(url.trim())
+      const link = await createShortLink(prepared.url)
       add(link)
       setUrl('')
       toast({ title: t('links.createdTitle'), description: link.shortened })
     } catch (err) {
-      toast({ title: t('links.failedTitle'), description: err instanceof Error ? err.message : t('links.failedText'), variant: 'destructive' })
+      const text = err instanceof Error ? err.message : t('links.failedText')
+      setFieldError(text)
+      toast({ title: t('links.failedTitle'), description: text, variant: 'destructive' })
     } finally {
       setShortening(false)
     }
@@ -73,12 +77,26 @@ export function LinkShortenerTool() {
         <form onSubmit={shorten} className="flex flex-col gap-2" noValidate>
           <Label htmlFor={inputId}>{t('links.urlLabel')}</Label>
           <div className="flex flex-col gap-2 sm:flex-row">
-            <Input id={inputId} type="url" inputMode="url" value={url} onChange={(e) => setUrl(e.target.value)} placeholder={t('links.placeholder')} autoComplete="off" />
+            <Input
+              id={inputId}
+              type="url"
+              inputMode="url"
+              value={url}
+              onChange={(e) => {
+                setUrl(e.target.value)
+                setFieldError(null)
+              }}
+              placeholder={t('links.placeholder')}
+              autoComplete="off"
+              aria-invalid={fieldError ? true : undefined}
+              aria-describedby={fieldError ? errorId : undefined}
+            />
             <Button type="submit" disabled={shortening}>
               {shortening ? <Loader2 aria-hidden className="animate-spin" /> : <Link2 aria-hidden />}
               {shortening ? t('links.shortening') : t('links.shorten')}
             </Button>
           </div>
+          {fieldError && <FieldError id={errorId}>{fieldError}</FieldError>}
         </form>
 
         {links.length === 0 ? (

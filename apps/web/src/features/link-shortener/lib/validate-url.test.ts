@@ -1,15 +1,22 @@
 import { describe, expect, it } from 'vitest'
-import { checkUrl } from './validate-url'
+import { prepareUrl } from './validate-url'
 
-describe('checkUrl (spec §5)', () => {
+describe('prepareUrl (spec §5)', () => {
   it('asks for a URL when empty', () => {
-    expect(checkUrl('')).toBe('empty')
-    expect(checkUrl('   ')).toBe('empty')
+    expect(prepareUrl('')).toEqual({ problem: 'empty' })
+    expect(prepareUrl('   ')).toEqual({ problem: 'empty' })
   })
-  it('refuses anything that is not an absolute http(s) URL', () => {
-    for (const bad of ['example.com', 'www.example.com', 'not a url', '/relative', 'ftp://x.example', 'javascript:alert(1)']) expect(checkUrl(bad)).toBe('invalid')
+  it('puts https:// in front of a bare domain instead of refusing it', () => {
+    expect(prepareUrl('example.com/some/page')).toEqual({ url: 'https://example.com/some/page' })
+    expect(prepareUrl(' www.example.com ')).toEqual({ url: 'https://www.example.com' })
+    expect(prepareUrl('example.co.uk:8080/a?b=c#d')).toEqual({ url: 'https://example.co.uk:8080/a?b=c#d' })
   })
-  it('accepts http and https URLs', () => {
-    for (const ok of ['https://example.com', 'http://example.com/a?b=c#d', ' https://例え.jp/パス ']) expect(checkUrl(ok)).toBeNull()
+  it('refuses anything that is not an absolute http(s) URL nor a bare domain', () => {
+    for (const bad of ['not a url', '/relative', 'ftp://x.example', 'javascript:alert(1)', 'mailto:a@example.com', 'localhost', '3.14']) {
+      expect(prepareUrl(bad)).toEqual({ problem: 'invalid' })
+    }
+  })
+  it('accepts http and https URLs as typed', () => {
+    for (const ok of ['https://example.com', 'http://example.com/a?b=c#d', 'https://例え.jp/パス']) expect(prepareUrl(` ${ok} `)).toEqual({ url: ok })
   })
 })

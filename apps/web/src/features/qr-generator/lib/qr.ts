@@ -1,4 +1,5 @@
 import QRCode from 'qrcode'
+import { addMissingScheme } from '../../../lib/web-address'
 
 /** Spec §9: the image is 200×200. */
 export const QR_SIZE = 200
@@ -6,15 +7,8 @@ export const QR_FILE_NAME = 'qr-code.png'
 
 const QR_OPTIONS = { width: QR_SIZE, margin: 2, errorCorrectionLevel: 'M' as const, color: { dark: '#000000', light: '#ffffff' } }
 
-/** "example.com" or "www.example.com/path" without a scheme: a web address someone forgot the https:// of. */
-const BARE_DOMAIN = /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}(?::\d{1,5})?(?:[/?#]\S*)?$/i
-
 /** What goes into the code: the text as typed, or a bare domain with https:// in front (spec §5). */
-export function prepareQrText(input: string): { value: string; formatted: boolean } {
-  const text = input.trim()
-  if (BARE_DOMAIN.test(text)) return { value: `https://${text}`, formatted: true }
-  return { value: text, formatted: false }
-}
+export const prepareQrText = addMissingScheme
 
 /** A 200×200 PNG data URL made here, in the browser (nothing typed leaves the machine). */
 export function makeQrDataUrl(value: string): Promise<string> {
