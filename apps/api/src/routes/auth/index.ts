@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import {
   AuthResponse,
@@ -13,6 +14,7 @@ import {
 } from '@tempbox/types'
 import { AuthService } from '../../services/auth-service.js'
 import { toPublicUser } from '../../services/user-fields.js'
+import { INBOX_GUESSES, limitGuesses } from '../../plugins/guess-limit.js'
 
 /** Per IP, in memory only. Generous for people, tight for password guessing. */
 const LOGIN_LIMIT = { max: 20, timeWindow: '15 minutes' }
@@ -23,6 +25,13 @@ const PASSWORD_LIMIT = { max: 10, timeWindow: '15 minutes' }
 const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const auth = new AuthService(app.db, (user) => app.signToken(user))
   app.addHook('onReady', () => auth.warm())
+  // Saving an address answers 404 / 409 / 200 by whether it is live: the same guess as reading it, counted alike.
+  const savesAddress = (request: FastifyRequest) => request.method === 'POST' && request.routeOptions.url?.endsWith('/auth/addresses') === true
+  limitGuesses(app, {
+    ...INBOX_GUESSES,
+    appliesTo: savesAddress,
+    isMiss: (request, reply, code) => savesAddress(request) && INBOX_GUESSES.isMiss(request, reply, code),
+  })
 
   app.post(
     '/auth/register',

@@ -4,7 +4,7 @@ import { DomainsResponse, ErrorBody, GenerateEmailBody, GenerateEmailResponse, I
 import { AddressParams, addressErrors } from './schemas.js'
 import messageRoutes from './messages.js'
 import liveRoutes from './live.js'
-import { limitGuesses } from '../../plugins/guess-limit.js'
+import { INBOX_GUESSES, limitGuesses } from '../../plugins/guess-limit.js'
 import webhookRoutes from './webhook.js'
 import { parseSearch } from '../../services/search-query.js'
 
@@ -12,9 +12,11 @@ import { parseSearch } from '../../services/search-query.js'
 const emailRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const inboxes = app.inboxService
   limitGuesses(app, {
-    scope: 'inbox',
-    message: 'Too many addresses that do not exist were asked for from your network. Please try again in {seconds} seconds.',
-    appliesTo: (request) => request.routeOptions.url?.includes(':address') === true,
+    ...INBOX_GUESSES,
+    // A chosen name answers 409 when it is live: a guess, unlike a random one.
+    appliesTo: (request) =>
+      request.routeOptions.url?.includes(':address') === true ||
+      (request.routeOptions.url?.endsWith('/email/generate') === true && (request.body as { localPart?: unknown } | undefined)?.localPart !== undefined),
   })
 
   app.post(

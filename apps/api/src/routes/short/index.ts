@@ -17,6 +17,7 @@ const shortRedirectRoutes: FastifyPluginAsyncTypebox = async (app) => {
     scope: 'link',
     message: 'Too many short links that do not exist were asked for from your network. Please try again in {seconds} seconds.',
     appliesTo: () => true,
+    isMiss: (_request, reply) => reply.statusCode === 404,
   })
 
   app.get(
