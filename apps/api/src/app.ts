@@ -10,6 +10,7 @@ import errorHandler from './plugins/error-handler.js'
 import securityHeaders from './plugins/security-headers.js'
 import metricsPlugin from './plugins/metrics.js'
 import healthRoutes from './routes/health.js'
+import siteRoutes from './routes/site.js'
 import webStatic from './plugins/web-static.js'
 import swaggerPlugin from './plugins/swagger.js'
 import mailEvents from './plugins/mail-events.js'
@@ -79,6 +80,7 @@ export async function buildApp(config: Config, globalState: GlobalState = localG
   await app.register(
     async (api) => {
       await api.register(healthRoutes)
+      await api.register(siteRoutes)
       await api.register(emailRoutes)
       await api.register(linkRoutes)
       await api.register(ipRoutes)

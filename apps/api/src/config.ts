@@ -44,6 +44,8 @@ export interface Config {
   /** Base of the absolute links sent to webhooks (the message, its source, its attachments). */
   publicUrl: string
   webhooks: WebhookConfig
+  /** Addresses people write to, shown by the web app (GET /api/config): SUPPORT_EMAIL, PRIVACY_EMAIL, LEGAL_EMAIL. */
+  siteEmails: { support: string; privacy: string; legal: string }
 }
 
 export interface WebhookConfig {
@@ -98,6 +100,8 @@ export function loadConfig(env: Env = process.env): Config {
   else if (jwtSecret.length < 32) problems.push('JWT_SECRET must be at least 32 characters')
   const adminSetupKey = env.ADMIN_SETUP_KEY || readOrCreateSecret(dataDir, 'admin-setup-key')
 
+  const supportEmail = parseEmail('SUPPORT_EMAIL', env.SUPPORT_EMAIL, `support@${mailDomains[0] ?? DEFAULT_MAIL_DOMAINS[0]}`, problems)
+
   const config: Config = {
     host: env.HOST || '127.0.0.1',
     port: int('PORT', 3000),
@@ -136,6 +140,11 @@ export function loadConfig(env: Env = process.env): Config {
       maxQueuedPerInbox: int('WEBHOOK_MAX_QUEUED_PER_INBOX', 100, 1),
       setPerMinute: int('WEBHOOK_SET_PER_MINUTE', 30, 1),
     },
+    siteEmails: {
+      support: supportEmail,
+      privacy: parseEmail('PRIVACY_EMAIL', env.PRIVACY_EMAIL, supportEmail, problems),
+      legal: parseEmail('LEGAL_EMAIL', env.LEGAL_EMAIL, supportEmail, problems),
+    },
   }
   // Each process would open its own empty in-memory database.
   if (config.apiProcesses > 1 && databasePath === ':memory:') problems.push('API_PROCESSES > 1 needs a database file: set DATABASE_PATH')
@@ -155,6 +164,17 @@ function parseDomains(raw: string | undefined, problems: string[]): string[] {
     }
   }
   return domains
+}
+
+/** Shown to people as a mailto: link, so only the plain `local@domain` form is taken. */
+function parseEmail(name: string, raw: string | undefined, fallback: string, problems: string[]): string {
+  const value = raw?.trim()
+  if (!value) return fallback
+  if (value.length > 254 || !/^[^\s@<>"]+@[^\s@<>"]+\.[^\s@<>".]+$/.test(value)) {
+    problems.push(`${name} must be a plain email address such as support@tempbox.example (got "${raw}")`)
+    return fallback
+  }
+  return value
 }
 
 /** Without PUBLIC_URL, links point at the listen address: right for local use, wrong behind a proxy. */

@@ -9,6 +9,9 @@ export interface Peers {
   /** Resolves once every other process has been sent the news (see cluster/primary-state.ts for why that suffices). */
   messageDeleted(inboxId: number, id: number): void | Promise<void>
   onMessageDeleted(handler: (inboxId: number, id: number) => void): void
+  /** A message of the inbox was marked read or unread: cached listings of it are stale. Resolves like messageDeleted. */
+  readStateChanged(inboxId: number): void | Promise<void>
+  onReadStateChanged(handler: (inboxId: number) => void): void
 }
 
 /**
@@ -33,7 +36,7 @@ export function localGlobalState(config: Config): GlobalState {
     addressLimits: new AddressLimiter(config.maxActiveAddressesPerIp, config.maxGeneratedPerHourPerIp),
     missLimits: new MissCounter(config.guessLimitPerMinute),
     visitorSalts: new DailySalt(),
-    peers: { messageDeleted: () => undefined, onMessageDeleted: () => undefined },
+    peers: { messageDeleted: () => undefined, onMessageDeleted: () => undefined, readStateChanged: () => undefined, onReadStateChanged: () => undefined },
     runsSweeper: true,
   }
 }

@@ -21,7 +21,7 @@ describe('GET /api/email/{address}', () => {
     const res = await list(address)
     expect(res.statusCode).toBe(200)
     expect(res.headers['cache-control']).toBe('no-cache, private')
-    expect(res.json()).toEqual({ messages: [], total: 0, nextBefore: null })
+    expect(res.json()).toEqual({ messages: [], total: 0, unread: 0, nextBefore: null })
   })
 
   it('lists messages newest first with sender, preview, size, html flag, attachment count', async () => {
@@ -237,7 +237,7 @@ describe('GET /api/email/{address}: summaries, never bodies', () => {
     expect(res.body).not.toContain('<b>')
     const [m] = (res.json() as InboxResponse).messages
     expect(Object.keys(m!).sort()).toEqual(
-      ['attachmentCount', 'fromAddress', 'fromName', 'hasHtml', 'id', 'preview', 'receivedAt', 'sender', 'size', 'subject', 'verification'].sort(),
+      ['attachmentCount', 'fromAddress', 'fromName', 'hasHtml', 'id', 'preview', 'read', 'receivedAt', 'sender', 'size', 'subject', 'verification'].sort(),
     )
     expect(m!.preview).toBe(`Start of the body. ${'Lorem ipsum dolor sit amet, consectetur adipiscing elit. '.repeat(2)}`.slice(0, 100))
     expect(m!.subject).toBe('S'.repeat(300))

@@ -35,6 +35,8 @@ export interface MessageTable {
   /** Length of the source as received: what the message counts against its inbox's quota. */
   size: number
   attachment_count: Generated<number>
+  /** When this inbox's reader first opened the message (epoch ms); NULL while unread. Per inbox, not per content. */
+  read_at: Generated<Millis | null>
 }
 
 /** What a message is, the same for every inbox it went to, stored once (see MessageTable). */

@@ -60,6 +60,9 @@ export const MessageSummary = Type.Object({
   hasHtml: Type.Boolean(),
   attachmentCount: Type.Integer({ minimum: 0 }),
   verification: Verification,
+  read: Type.Boolean({
+    description: 'False until the message is marked read (`PATCH …/messages/{id}` with `{"read": true}`) in this inbox. Reading it through the API does not mark it.',
+  }),
 })
 export type MessageSummary = Static<typeof MessageSummary>
 
@@ -80,7 +83,7 @@ export const InboxQuery = Type.Object({
         `Search (at most ${MAX_SEARCH_CHARS} characters, ${MAX_SEARCH_TERMS} terms): free words match subject, sender or text; ` +
         '`from:x`, `subject:x`, `has:attachment`, `has:code`, `before:YYYY-MM-DD`, `after:YYYY-MM-DD` (received before that ' +
         'day / on or after it, UTC), `"quoted phrases"`, and `-term` to exclude. Terms all apply (AND); matching is a ' +
-        'case-insensitive substring (ASCII letters). `is:unread` answers 400 `unsupported_query`: Tempbox keeps no read state. ' +
+        'case-insensitive substring (ASCII letters). `is:unread` / `is:read` keep messages not yet (or already) marked read. ' +
         '`total` and paging then count matching messages only.',
     }),
   ),
@@ -93,6 +96,7 @@ export type InboxQuery = Static<typeof InboxQuery>
 export const InboxResponse = Type.Object({
   messages: Type.Array(MessageSummary, { description: 'Newest first.' }),
   total: Type.Integer({ minimum: 0, description: 'Messages in the whole inbox.' }),
+  unread: Type.Integer({ minimum: 0, description: 'Unread messages in the whole inbox (with `q` too: it is the inbox\'s count, not the matches\').' }),
   nextBefore: Type.Union([Type.String(), Type.Null()], {
     description: 'Pass as `before` to get the next (older) page; null when this page reaches the oldest message.',
   }),
@@ -180,6 +184,19 @@ export const WaitQuery = Type.Object({
   ),
 })
 export type WaitQuery = Static<typeof WaitQuery>
+
+export const MessageReadBody = Type.Object(
+  { read: Type.Boolean({ description: 'true marks the message read in this inbox, false unread again.' }) },
+  { additionalProperties: false },
+)
+export type MessageReadBody = Static<typeof MessageReadBody>
+
+export const MessageReadState = Type.Object({
+  id: Type.String(),
+  read: Type.Boolean(),
+  unread: Type.Integer({ minimum: 0, description: 'Unread messages left in the inbox.' }),
+})
+export type MessageReadState = Static<typeof MessageReadState>
 
 export const DomainsResponse = Type.Object({ domains: Type.Array(Type.String()) })
 export type DomainsResponse = Static<typeof DomainsResponse>

@@ -36,6 +36,10 @@ export class PrimaryState {
       'peers.messageDeleted': (args, origin) => {
         for (const port of otherWorkers(origin)) sendEvent(port, 'messageDeleted', args)
       },
+      // Same ordering argument: a reader told "marked read" is never served the listing from before.
+      'peers.readStateChanged': (args, origin) => {
+        for (const port of otherWorkers(origin)) sendEvent(port, 'readStateChanged', args)
+      },
     }
   }
 

@@ -40,9 +40,12 @@ export interface PrimaryMethods {
   'salt.forDay': [{ day: string }, string]
   /** Answered once the other workers have been sent `messageDeleted`. */
   'peers.messageDeleted': [{ inboxId: number; id: number }, void]
+  /** Answered once the other workers have been sent `readStateChanged`. */
+  'peers.readStateChanged': [{ inboxId: number }, void]
 }
 
 /** Events the primary sends to workers unasked. */
 export interface WorkerEvents {
   messageDeleted: { inboxId: number; id: number }
+  readStateChanged: { inboxId: number }
 }

@@ -15,6 +15,8 @@ export function workerGlobalState(ipc: IpcClient = new IpcClient(processPort()))
     peers: {
       messageDeleted: (inboxId, id) => ipc.request('peers.messageDeleted', { inboxId, id }),
       onMessageDeleted: (handler) => ipc.on('messageDeleted', ({ inboxId, id }) => handler(inboxId, id)),
+      readStateChanged: (inboxId) => ipc.request('peers.readStateChanged', { inboxId }),
+      onReadStateChanged: (handler) => ipc.on('readStateChanged', ({ inboxId }) => handler(inboxId)),
     },
     runsSweeper: process.env[ROLE_ENV] === 'sweeper',
   }

@@ -20,6 +20,7 @@ export default fp(
           { name: 'email', description: 'Temporary addresses and their mail' },
           { name: 'webhooks', description: 'Signed POSTs of each new message of an address, retried for up to 24 hours' },
           { name: 'health', description: 'Liveness and readiness (database, mail ingest, change feed)' },
+          { name: 'site', description: 'Public settings of this deployment (contact addresses)' },
         ],
         // Routes that need a signed-in account declare `security: [{ bearer: [] }]`.
         components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },

@@ -3,7 +3,7 @@ import { sql, type Expression, type SqlBool } from 'kysely'
 /** One condition on a message; all of a filter's conditions apply (AND). Text matches are case-insensitive substrings. */
 export type MessageCondition =
   | { kind: 'words' | 'from' | 'subject' | 'text'; value: string; negate?: boolean }
-  | { kind: 'has_attachment' | 'has_code'; negate?: boolean }
+  | { kind: 'has_attachment' | 'has_code' | 'unread'; negate?: boolean }
   | { kind: 'before' | 'after'; at: number; negate?: boolean }
 
 /** `value` as a LIKE pattern matching it anywhere, its own `%`, `_` and `\` taken literally (ESCAPE '\'). */
@@ -35,6 +35,8 @@ function conditionSql(c: MessageCondition): Expression<SqlBool> {
       return sql<SqlBool>`message.attachment_count > 0`
     case 'has_code':
       return sql<SqlBool>`message_content.codes <> '[]'`
+    case 'unread':
+      return sql<SqlBool>`message.read_at is null`
     case 'before':
       return sql<SqlBool>`message.received_at < ${c.at}`
     case 'after':

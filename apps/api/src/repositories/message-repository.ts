@@ -7,7 +7,7 @@ export type MessageSummaryRow = MessageRow & Omit<MessageContentRow, 'id' | 'raw
 
 const SUMMARY_COLUMNS = [
   'message.id', 'message.inbox_id', 'message.message_content_id', 'message.from_name', 'message.from_address',
-  'message.subject', 'message.sent_at', 'message.received_at', 'message.size', 'message.attachment_count',
+  'message.subject', 'message.sent_at', 'message.received_at', 'message.size', 'message.attachment_count', 'message.read_at',
   'message_content.recipients', 'message_content.text', 'message_content.html', 'message_content.headers',
   'message_content.derived_version', 'message_content.preview', 'message_content.html_text', 'message_content.codes',
   'message_content.links', 'message_content.safe_html', 'message_content.has_remote_content', 'message_content.html_withheld',
@@ -49,7 +49,7 @@ export async function listContentIds(db: Db, messageContentId: number): Promise<
  * What the listing reads of a message: no body, no sanitized HTML, and subject and sender cut short in SQL, so a page
  * costs the same whatever its messages hold.
  */
-export type ListRow = Pick<MessageRow, 'id' | 'subject' | 'from_name' | 'from_address' | 'received_at' | 'size' | 'attachment_count'> &
+export type ListRow = Pick<MessageRow, 'id' | 'subject' | 'from_name' | 'from_address' | 'received_at' | 'size' | 'attachment_count' | 'read_at'> &
   Pick<MessageContentRow, 'derived_version' | 'preview' | 'codes' | 'links'> & { has_html: number }
 
 /** Characters of subject and of sender name/address a listing reads (summaries carry no more). */
@@ -68,7 +68,7 @@ export async function listInboxPage(
 ): Promise<{ rows: ListRow[]; more: boolean }> {
   // The content's derived columns come first in its row, so the join reads no body pages.
   let query = selectMessagesWithContent(db)
-    .select(['message.id', 'message.received_at', 'message.size', 'message.attachment_count'])
+    .select(['message.id', 'message.received_at', 'message.size', 'message.attachment_count', 'message.read_at'])
     .select(['message_content.derived_version', 'message_content.preview', 'message_content.codes', 'message_content.links'])
     .select([
       sql<string>`substr(message.subject, 1, ${LIST_TEXT_CHARS.subject})`.as('subject'),
@@ -93,6 +93,34 @@ export async function countInboxMessages(db: Db, inboxId: number): Promise<numbe
     .where('inbox_id', '=', inboxId)
     .executeTakeFirstOrThrow()
   return Number(row.n)
+}
+
+/** Unread messages of the inbox: a count over the partial index `message_unread`, never the rows themselves. */
+export async function countUnreadMessages(db: Db, inboxId: number): Promise<number> {
+  const row = await db
+    .selectFrom('message')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('inbox_id', '=', inboxId)
+    .where('read_at', 'is', null)
+    .executeTakeFirstOrThrow()
+  return Number(row.n)
+}
+
+/**
+ * Marks one message of the inbox read (keeping when it was first read) or unread again. False when the inbox holds no
+ * such message; `changed` is false when it already was in that state, so nothing cached need be dropped.
+ */
+export async function setMessageRead(db: Db, inboxId: number, id: number, read: boolean, now: number): Promise<{ found: boolean; changed: boolean }> {
+  const result = await db
+    .updateTable('message')
+    .set({ read_at: read ? now : null })
+    .where('id', '=', id)
+    .where('inbox_id', '=', inboxId)
+    .where('read_at', read ? 'is' : 'is not', null)
+    .executeTakeFirst()
+  if (Number(result.numUpdatedRows) > 0) return { found: true, changed: true }
+  const exists = await db.selectFrom('message').select('id').where('id', '=', id).where('inbox_id', '=', inboxId).executeTakeFirst()
+  return { found: exists !== undefined, changed: false }
 }
 
 /** Messages of the inbox meeting all conditions (a search's total). */

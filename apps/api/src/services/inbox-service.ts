@@ -4,6 +4,7 @@ import {
   type FullMessage,
   type GenerateEmailResponse,
   type InboxResponse,
+  type MessageReadState,
   type MessageSummary,
   type SavedAddress,
 } from '@tempbox/types'
@@ -18,6 +19,8 @@ import {
   findRawMessage,
   countInboxMessages,
   countMatchingMessages,
+  countUnreadMessages,
+  setMessageRead,
   findMatchingIdsAfter,
   listInboxPage,
   listContentIds,
@@ -82,6 +85,7 @@ export class InboxService {
       this.firstPages.delete(inboxId)
     })
     peers.onMessageDeleted((inboxId, id) => this.messageGone(inboxId, id))
+    peers.onReadStateChanged((inboxId) => this.readStateChanged(inboxId))
   }
 
   domains(): readonly string[] {
@@ -267,6 +271,7 @@ export class InboxService {
     const body: InboxResponse = {
       messages: rows.map((r) => this.listedSummary(r)),
       total,
+      unread: await countUnreadMessages(this.db, inbox.id),
       nextBefore: more ? String(rows[rows.length - 1]!.id) : null,
     }
     const listing = new Listing(JSON.stringify(body))
@@ -314,6 +319,28 @@ export class InboxService {
     if (!deleted) throw new AppError('message_not_found', 'This message does not exist. It may have been deleted.')
     this.messageGone(inbox.id, id)
     await this.peers.messageDeleted(inbox.id, id)
+  }
+
+  /**
+   * Marks a message read or unread in this inbox only (another inbox holding the same mail keeps its own state).
+   * Reading a message never marks it: GET stays safe for API clients, prefetchers and waits, and the web app says
+   * when its reader opened one. Setting the state it already has changes nothing, so listings keep their ETag.
+   */
+  async setRead(inbox: InboxRow, rawId: string, read: boolean): Promise<MessageReadState> {
+    const id = Number(rawId)
+    const result = Number.isSafeInteger(id) ? await setMessageRead(this.db, inbox.id, id, read, Date.now()) : { found: false, changed: false }
+    if (!result.found) throw new AppError('message_not_found', 'This message does not exist. It may have been deleted.')
+    if (result.changed) {
+      this.readStateChanged(inbox.id)
+      await this.peers.readStateChanged(inbox.id)
+    }
+    return { id: String(id), read, unread: await countUnreadMessages(this.db, inbox.id) }
+  }
+
+  /** A change the watcher cannot see (no new message id): the cached first page, and its ETag, must go. */
+  private readStateChanged(inboxId: number): void {
+    this.changes++
+    this.firstPages.delete(inboxId)
   }
 
   private messageGone(inboxId: number, id: number): void {

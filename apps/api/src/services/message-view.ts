@@ -46,6 +46,7 @@ export function listRowOf(row: MessageSummaryRow): ListRow {
     preview: row.preview,
     codes: row.codes,
     links: row.links,
+    read_at: row.read_at,
     has_html: row.html === null ? 0 : 1,
   }
 }
@@ -60,6 +61,7 @@ function listHeader(row: ListRow): Omit<MessageSummary, 'preview' | 'hasHtml' | 
     receivedAt: isoTime(row.received_at) ?? new Date(0).toISOString(),
     size: row.size ?? 0,
     attachmentCount: row.attachment_count ?? 0,
+    read: row.read_at !== null,
   }
 }
 

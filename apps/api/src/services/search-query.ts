@@ -40,8 +40,8 @@ function day(value: string, operator: string): number {
 }
 
 /**
- * The conditions of an inbox search (`q`). Throws `invalid_query` (too long, too many terms, a bad date or an unknown
- * `has:`) or `unsupported_query` (`is:unread`: no read state is kept) with a sentence saying what to change.
+ * The conditions of an inbox search (`q`). Throws `invalid_query` (too long, too many terms, a bad date, an unknown
+ * `has:` or `is:`) with a sentence saying what to change.
  */
 export function parseSearch(query: string): MessageCondition[] {
   if (query.length > MAX_SEARCH_CHARS) {
@@ -65,7 +65,10 @@ export function parseSearch(query: string): MessageCondition[] {
         if (value.toLowerCase() === 'code') return { kind: 'has_code', negate }
         throw new AppError('invalid_query', '"has:" can be has:attachment or has:code.')
       case 'is':
-        throw new AppError('unsupported_query', `"is:${value}" is not supported: Tempbox does not keep track of which messages were read.`)
+        // is:read is not-unread, so `-is:read` and `is:unread` are the same condition.
+        if (value.toLowerCase() === 'unread') return { kind: 'unread', negate }
+        if (value.toLowerCase() === 'read') return { kind: 'unread', negate: !negate }
+        throw new AppError('invalid_query', '"is:" can be is:unread or is:read.')
       case 'before':
         return { kind: 'before', at: day(value, operator), negate }
       case 'after':

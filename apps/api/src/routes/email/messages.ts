@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
-import { ErrorBody, FullMessage } from '@tempbox/types'
+import { ErrorBody, FullMessage, MessageReadBody, MessageReadState } from '@tempbox/types'
 import { attachmentDisposition, emlFilename, safeContentType } from '../../services/content-disposition.js'
 import { AttachmentParams, BinaryBody, MessageParams, addressErrors } from './schemas.js'
 
@@ -22,6 +22,28 @@ const messageRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const inbox = await inboxes.getInbox(request.params.address)
       reply.header('Cache-Control', 'no-store')
       return inboxes.fullMessage(inbox, request.params.id)
+    },
+  )
+
+  app.patch(
+    '/email/:address/messages/:id',
+    {
+      schema: {
+        tags: ['email'],
+        summary: 'Mark a message read or unread in this inbox (reading it never does)',
+        description:
+          'Messages are unread until marked. GET of a message does not mark it, so scripts, waits and previews leave ' +
+          'the state to the person reading; the web app marks a message when its reader opens it. Per inbox: the same ' +
+          'mail received by another address keeps its own state. Answers the inbox\'s unread count after the change.',
+        params: MessageParams,
+        body: MessageReadBody,
+        response: { 200: MessageReadState, ...addressErrors },
+      },
+    },
+    async (request, reply) => {
+      const inbox = await inboxes.getInbox(request.params.address)
+      reply.header('Cache-Control', 'no-store')
+      return inboxes.setRead(inbox, request.params.id, request.body.read)
     },
   )
 

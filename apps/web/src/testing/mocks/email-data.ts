@@ -14,6 +14,7 @@ export function inboxMessage(overrides: Partial<MessageSummary> = {}): MessageSu
     hasHtml: false,
     attachmentCount: 0,
     verification: { codes: [], links: [] },
+    read: false,
     ...overrides,
   }
 }
@@ -51,5 +52,5 @@ export function inboxPage(all: readonly MessageSummary[], limit = 50, before: st
   const sorted = [...all].sort((a, b) => Number(b.id) - Number(a.id))
   const below = before === null ? sorted : sorted.filter((m) => Number(m.id) < Number(before))
   const messages = below.slice(0, limit)
-  return { messages, total: all.length, nextBefore: below.length > limit ? messages.at(-1)!.id : null }
+  return { messages, total: all.length, unread: all.filter((m) => !m.read).length, nextBefore: below.length > limit ? messages.at(-1)!.id : null }
 }
