@@ -1,7 +1,10 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client'
 
-/** Outcome of one webhook delivery attempt (or of the decision not to make one). */
-export type WebhookOutcome = 'delivered' | 'failed_attempt' | 'gave_up' | 'refused_target' | 'dropped_queue_full'
+/**
+ * Outcome of one webhook delivery attempt. Deliveries never queued (a cap reached) are not attempts: the enqueue
+ * trigger runs in mail-ingest's transaction, so they are counted in the database (tempbox_webhook_dropped_deliveries_total).
+ */
+export type WebhookOutcome = 'delivered' | 'failed_attempt' | 'gave_up' | 'refused_target'
 
 /** What one API process counts for operators; with API_PROCESSES > 1 the primary adds up its workers' (cluster/). */
 export interface ApiMetrics {

@@ -2,10 +2,13 @@ import fp from 'fastify-plugin'
 import { setQueueCaps } from '../repositories/webhook-repository.js'
 import { WebhookDeliverer } from '../services/webhook-deliverer.js'
 import { WebhookService } from '../services/webhook-service.js'
+import { systemLookup, type LookupHost } from '../services/webhook-target.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
     webhookService: WebhookService
+    /** How webhook host names are resolved, at PUT and again at every attempt; tests replace `lookup`. */
+    webhookDns: { lookup: LookupHost }
   }
 }
 
@@ -16,11 +19,14 @@ declare module 'fastify' {
 export default fp(
   async (app) => {
     const { webhooks } = app.config
-    app.decorate('webhookService', new WebhookService(app.db, webhooks))
+    const dns = { lookup: systemLookup }
+    const lookupHost: LookupHost = (host) => dns.lookup(host)
+    app.decorate('webhookDns', dns)
+    app.decorate('webhookService', new WebhookService(app.db, webhooks, lookupHost))
     // The enqueue trigger (run by mail-ingest's transactions) reads the caps from the database.
     await setQueueCaps(app.db, webhooks.maxQueued, webhooks.maxQueuedPerInbox)
     if (!app.globalState.runsSweeper) return
-    const deliverer = new WebhookDeliverer(app.db, app.config, app.mailWatcher, (row) => app.inboxService.summary(row), app.metrics, app.log)
+    const deliverer = new WebhookDeliverer(app.db, app.config, app.mailWatcher, (row) => app.inboxService.summary(row), app.metrics, app.log, lookupHost)
     app.addHook('onReady', async () => deliverer.start())
     app.addHook('preClose', async () => deliverer.stop())
   },

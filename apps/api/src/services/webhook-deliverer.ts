@@ -2,13 +2,13 @@ import type { Db } from '@tempbox/db'
 import type { MessageSummary, WebhookPayload } from '@tempbox/types'
 import type { FastifyBaseLogger } from 'fastify'
 import type { Config } from '../config.js'
-import type { ApiMetrics } from '../metrics/api-metrics.js'
+import type { ApiMetrics, WebhookOutcome } from '../metrics/api-metrics.js'
 import type { MessageSummaryRow } from '../repositories/message-repository.js'
 import { listDueDeliveries, nextDueAt, recordAttempts, type AttemptResult, type DueDelivery } from '../repositories/webhook-repository.js'
 import type { MailWatcher } from './mail-watcher.js'
 import { attachmentUrl } from './message-view.js'
 import { postWebhook, signature, type SendResult } from './webhook-sender.js'
-import { parseWebhookUrl, resolveTarget, TargetRefused } from './webhook-target.js'
+import { parseWebhookUrl, resolveTarget, TargetRefused, type LookupHost } from './webhook-target.js'
 
 /** Retries back off to at most one an hour. */
 const MAX_RETRY_DELAY_MS = 3_600_000
@@ -45,6 +45,7 @@ export class WebhookDeliverer {
     private readonly view: (row: MessageSummaryRow) => MessageSummary,
     private readonly metrics: ApiMetrics,
     private readonly log: FastifyBaseLogger,
+    private readonly lookupHost: LookupHost,
   ) {}
 
   start(): void {
@@ -109,7 +110,7 @@ export class WebhookDeliverer {
     try {
       const url = parseWebhookUrl(delivery.url, webhooks)
       // Checked again at every attempt, and the connection goes to exactly the address checked.
-      const target = await resolveTarget(url, webhooks)
+      const target = await resolveTarget(url, webhooks, this.lookupHost)
       const body = JSON.stringify(this.payload(delivery))
       const timestamp = Math.floor(Date.now() / 1000)
       result = await postWebhook(
@@ -134,7 +135,8 @@ export class WebhookDeliverer {
     const nextAttemptAt = now + this.retryDelay(attempts)
     const gaveUp = !delivered && nextAttemptAt > delivery.createdAt + webhooks.retryWindowMs
     const error = delivered ? null : (result.error ?? `The receiver answered HTTP ${result.statusCode}.`)
-    this.metrics.webhookDeliveries.inc({ outcome: delivered ? 'delivered' : gaveUp ? 'gave_up' : refused ? 'refused_target' : 'failed_attempt' })
+    const outcome: WebhookOutcome = delivered ? 'delivered' : gaveUp ? 'gave_up' : refused ? 'refused_target' : 'failed_attempt'
+    this.metrics.webhookDeliveries.inc({ outcome })
     this.results.push({
       id: delivery.id,
       state: delivered ? 'delivered' : gaveUp ? 'failed' : 'pending',

@@ -4,7 +4,7 @@ import type { Webhook, WebhookCreated, WebhookDeliveriesResponse } from '@tempbo
 import type { WebhookConfig } from '../config.js'
 import { AppError } from '../errors.js'
 import { deleteWebhook, findWebhook, listRecentDeliveries, upsertWebhook } from '../repositories/webhook-repository.js'
-import { parseWebhookUrl, resolveTarget, TargetRefused } from './webhook-target.js'
+import { parseWebhookUrl, resolveTarget, systemLookup, TargetRefused, type LookupHost } from './webhook-target.js'
 
 /** The delivery log shows this many of the latest deliveries. */
 const DELIVERY_LOG_SIZE = 50
@@ -16,6 +16,7 @@ export class WebhookService {
   constructor(
     private readonly db: Db,
     private readonly config: WebhookConfig,
+    private readonly lookupHost: LookupHost = systemLookup,
   ) {}
 
   /** Checks the URL and where it resolves now (delivery checks again each time), then stores it with a new secret. */
@@ -23,7 +24,7 @@ export class WebhookService {
     let url: URL
     try {
       url = parseWebhookUrl(rawUrl, this.config)
-      await resolveTarget(url, this.config)
+      await resolveTarget(url, this.config, this.lookupHost)
     } catch (err) {
       if (err instanceof TargetRefused) throw new AppError(err.code, err.message, { url: err.message })
       throw err

@@ -49,6 +49,11 @@ export function parseWebhookUrl(raw: string, policy: TargetPolicy): URL {
   return url
 }
 
+/** A host name's addresses, all of them: the system resolver in production, a scripted one in tests (DNS rebinding). */
+export type LookupHost = (host: string) => Promise<{ address: string; family: number }[]>
+
+export const systemLookup: LookupHost = (host) => lookup(host, { all: true, verbatim: true })
+
 export interface ResolvedTarget {
   address: string
   family: 4 | 6
@@ -59,14 +64,14 @@ export interface ResolvedTarget {
  * to a private address is refused), and the caller connects to the very address returned, never resolving again:
  * a second lookup could answer differently (DNS rebinding).
  */
-export async function resolveTarget(url: URL, policy: TargetPolicy): Promise<ResolvedTarget> {
+export async function resolveTarget(url: URL, policy: TargetPolicy, lookupHost: LookupHost = systemLookup): Promise<ResolvedTarget> {
   const host = url.hostname.replace(/^\[|\]$/g, '')
   const literal = isIP(host)
   let addresses: { address: string; family: number }[]
   if (literal) addresses = [{ address: host, family: literal }]
   else {
     try {
-      addresses = await lookup(host, { all: true, verbatim: true })
+      addresses = await lookupHost(host)
     } catch {
       throw new TargetRefused(`The host name "${host}" does not resolve.`, 'webhook_target_refused')
     }
