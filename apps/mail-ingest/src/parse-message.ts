@@ -177,8 +177,11 @@ function splitHeaderLine(line: string): [string, string] {
   return [line.slice(0, colon).trim(), line.slice(colon + 1).replace(/\r?\n[ \t]+/g, ' ').trim()]
 }
 
-/** Last resort for input mailparser rejects: read the header block by hand, keep the body as text. */
-function parseHeadersOnly(raw: Buffer): ParsedMessage {
+/**
+ * Last resort for input mailparser rejects (a header block over its 1 MB limit, say): read the header block by hand,
+ * keep the body as text. Exported for its property tests.
+ */
+export function parseHeadersOnly(raw: Buffer): ParsedMessage {
   const source = raw.toString('utf8')
   const match = /\r?\n\r?\n/.exec(source)
   const head = match ? source.slice(0, match.index) : source
@@ -189,11 +192,14 @@ function parseHeadersOnly(raw: Buffer): ParsedMessage {
   }
   const get = (name: string) => headers.find(([k]) => k.toLowerCase() === name)?.[1] ?? ''
   const fromHeader = get('from')
-  const angle = /<([^>]*)>/.exec(fromHeader)
+  // The first `<` with a `>` after it, found by indexOf: a pattern like /<([^>]*)>/ rescans the rest of the header from
+  // every `<`, quadratic on a From made of them.
+  const open = fromHeader.indexOf('<')
+  const close = open < 0 ? -1 : fromHeader.indexOf('>', open + 1)
   const date = Date.parse(get('date'))
   return {
-    from: angle
-      ? { name: fromHeader.slice(0, angle.index).replace(/"/g, '').trim(), address: angle[1]!.trim() }
+    from: close >= 0
+      ? { name: fromHeader.slice(0, open).replaceAll('"', '').trim(), address: fromHeader.slice(open + 1, close).trim() }
       : { name: '', address: fromHeader.trim() },
     recipients: [],
     subject: get('subject'),

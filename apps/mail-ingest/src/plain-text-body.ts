@@ -9,7 +9,6 @@ import { isAscii, isUtf8 } from 'node:buffer'
 const BLANK_LINE = Buffer.from('\r\n\r\n')
 /** mailparser's limit for a header block (mailsplit's default); past it mailparser fails, and so must we. */
 const MAX_HEAD_BYTES = 1024 * 1024
-const PLAIN_TYPE = /^\s*text\/plain\s*(?:;\s*charset\s*=\s*(?:"(utf-8|us-ascii)"|(utf-8|us-ascii))\s*)?;?\s*$/i
 const IDENTITY_ENCODING = /^\s*(?:7bit|8bit)\s*$/i
 
 export interface PlainTextBody {
@@ -29,7 +28,7 @@ export function plainTextBody(raw: Buffer): PlainTextBody | null {
   const contentType = only(headers, 'content-type')
   const encoding = only(headers, 'content-transfer-encoding')
   if (contentType === null || encoding === null) return null
-  const charset = contentType === undefined ? undefined : PLAIN_TYPE.exec(contentType)
+  const charset = contentType === undefined ? undefined : plainCharset(contentType)
   if (charset === null) return null
   if (encoding !== undefined && !IDENTITY_ENCODING.test(encoding)) return null
 
@@ -37,7 +36,7 @@ export function plainTextBody(raw: Buffer): PlainTextBody | null {
   // mailparser reports no text at all for an empty body; not worth a special case here.
   if (body.length === 0) return null
   // Invalid UTF-8, or 8-bit bytes in a body declared ASCII: mailparser's charset handling decides.
-  const isUtf8Declared = (charset?.[1] ?? charset?.[2])?.toLowerCase() === 'utf-8'
+  const isUtf8Declared = charset === 'utf-8'
   if (!(isUtf8Declared ? isUtf8(body) : isAscii(body))) return null
   // One char per byte, so line ends are replaced without decoding the UTF-8: the string stays one byte per char (V8's
   // fast kind) whatever the text, and the text crosses to the store worker as bytes that SQLite takes as they are.
@@ -51,6 +50,27 @@ export function plainTextBody(raw: Buffer): PlainTextBody | null {
   return { head: raw.subarray(0, end + BLANK_LINE.length), text }
 }
 
+/**
+ * The charset of a Content-Type that is exactly `text/plain`, optionally with one `charset` parameter of UTF-8 or
+ * US-ASCII (quoted or not) and a trailing `;`: that charset in lower case, undefined when none is named, null for any
+ * other value. Split on `;` and trimmed rather than matched with a pattern: runs of spaces between optional parts made
+ * a regular expression backtrack quadratically (a 1 MB header would hold a parse worker for minutes).
+ */
+export function plainCharset(contentType: string): string | undefined | null {
+  const parts = contentType.split(';', 4)
+  if (parts.length > 3 || parts[0]!.trim().toLowerCase() !== 'text/plain') return null
+  if (parts.length === 1) return undefined
+  if (parts.length === 2 && parts[1]!.trim() === '') return undefined
+  if (parts.length === 3 && parts[2]!.trim() !== '') return null
+  const param = parts[1]!
+  const equals = param.indexOf('=')
+  if (equals < 0 || param.slice(0, equals).trim().toLowerCase() !== 'charset') return null
+  let value = param.slice(equals + 1).trim()
+  if (value.length >= 2 && value.startsWith('"') && value.endsWith('"')) value = value.slice(1, -1)
+  value = value.toLowerCase()
+  return value === 'utf-8' || value === 'us-ascii' ? value : null
+}
+
 /** Header name (lower case) → values, folded lines joined. */
 function unfoldedHeaders(block: string): Map<string, string[]> {
   const headers = new Map<string, string[]>()
@@ -58,7 +78,11 @@ function unfoldedHeaders(block: string): Map<string, string[]> {
     const colon = line.indexOf(':')
     if (colon <= 0) continue
     const name = line.slice(0, colon).trim().toLowerCase()
-    headers.set(name, [...(headers.get(name) ?? []), line.slice(colon + 1).replace(/\r\n[ \t]+/g, ' ')])
+    const value = line.slice(colon + 1).replace(/\r\n[ \t]+/g, ' ')
+    // Pushed, not copied: a header block of thousands of one repeated header stays linear.
+    const values = headers.get(name)
+    if (values) values.push(value)
+    else headers.set(name, [value])
   }
   return headers
 }
