@@ -214,7 +214,7 @@ if (!process.env.BENCH_NO_WRITE) {
     REPO_ROOT,
     '## Inbox polling',
     [
-      `Measured ${machineLine()}. Command: \`pnpm bench inbox\` (needs \`wrk\`).`,
+      `Measured ${machineLine()}. Command: \`pnpm bench inbox-poll\` (needs \`wrk\`).`,
       '',
       `wrk (one thread), ${CONNECTIONS} concurrent keep-alive connections for ${SECONDS} s per measurement, all polling \`GET /api/email/{address}?refresh=true\` of one inbox holding 50 messages (sign-up mails with text and HTML parts), against the real api (\`APP_ENV=production\`, \`API_PROCESSES\` as in the first column; the polling route logs at \`warn\`, so no access-log line per poll). **Saturation**: each connection asks again the moment it has its answer, which gives the most GET/s the server can give; its latency is only queueing (with ${CONNECTIONS} requests always in flight, mean latency = ${CONNECTIONS} ÷ throughput, Little's law), not what a poller waits. **Paced**: the same connections send ${RATE.toLocaleString('en-US')} GET/s in all, evenly spread (\`bench/wrk/paced.lua\`) — the latency a poller sees at the target load; run ${REPEATS} times, the table shows the median of each column and, after p99, the range of the ${REPEATS} p99s (tail latency on shared cores swings from run to run). **Reference**: a bare \`node:http\` server (\`bench/lib/bare-http-server.mjs\`) answering every request with the api's own response bytes and doing nothing else — the ceiling of Node's HTTP stack here, under the same load generator. "wrk timeouts" counts requests wrk gave up on after 5 s; at saturation it is as high for the bare server, so it comes from opening ${CONNECTIONS} loopback connections at once, not from the api. CPU is user + system time of the server's whole process tree (primary and workers). Target: ≥ 10,000 GET/s with p99 ≤ 50 ms.`,
       '',
@@ -226,8 +226,6 @@ if (!process.env.BENCH_NO_WRITE) {
       ),
       '',
       `Against the target (paced rows) in this run: ${paced.filter(met).map((r) => `**met** by the ${serverName(r)}, ${r.encoding}`).join('; ') || '**not met**'}${paced.filter((r) => !met(r)).length ? `; not met by the ${paced.filter((r) => !met(r)).map((r) => `${serverName(r)}, ${r.encoding}`).join('; ')}` : ''}. Most GET/s from the api at saturation: ${Math.round(best).toLocaleString('en-US')}.`,
-      '',
-      'Reading it: one api process is CPU-bound a little above 10,000 GET/s (its CPU per GET against the bare reference shows what Fastify and the listing add to Node\'s own HTTP work: the listing itself is served from a per-inbox cache of ready JSON and compressed bytes, re-checked against `PRAGMA data_version`), so at 10,000/s it runs at 100 % of a core and requests queue. With `API_PROCESSES` ≥ 2 the same work spreads over both cores and the paced p50 falls to a few milliseconds. On these 2 cores, shared with the load generator, 3 processes have given the steadiest tail (docker-compose uses 3); the p99 of a single 10-second run can swing tenfold, the bare reference included, which is why paced rows are repeated.',
     ].join('\n'),
   )
 }

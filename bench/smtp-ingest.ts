@@ -1,23 +1,32 @@
 /**
- * SMTP ingest benchmark: messages/s and latency to the final 250 for Tempbox's mail-ingest and, in the
- * same run, MailDev 3.0.0 (same smtp-server + mailparser stack, no durability). Afterwards it checks that
- * every acknowledged message is really stored, and writes the `## SMTP ingest` section of BENCHMARKS.md.
+ * SMTP ingest benchmark: messages/s and latency to the final 250 for Tempbox's mail-ingest and MailDev 3.0.0 (same
+ * smtp-server + mailparser stack, no durability), interleaved scenario by scenario: Tempbox, MailDev, Tempbox,
+ * MailDev… `BENCH_REPEATS` times, so both targets see the same moments of a machine whose speed drifts. After every run
+ * each acknowledged message is read back from the target's store and compared byte for byte with what was sent
+ * (Tempbox: the full source rebuilt from its database file; MailDev: its .eml download). Writes the `## SMTP ingest`
+ * section of BENCHMARKS.md, keeping its hand-written notes.
  *
  *   pnpm bench smtp            (or: cd bench && pnpm exec tsx smtp-ingest.ts)
+ *   BENCH_REPEATS=3 …          runs per target per scenario (median and range are reported)
  *   BENCH_SCALE=0.2 …          fewer messages per scenario (quick look)
  *   BENCH_SKIP_MAILDEV=1 …     only Tempbox
  *   BENCH_ONLY=100 …           only scenarios whose name contains this text
+ *   BENCH_NO_WRITE=1 …         print the section without writing BENCHMARKS.md
+ *   BENCH_INGEST_ROOT=/path/to/other/checkout …  run that copy's mail-ingest (e.g. another commit)
  *   BENCH_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' …  extra node flags for the Tempbox process (profiling)
  *   BENCH_DUMP=/tmp/ingest.log …  write the Tempbox process's output there when it stops (with --trace-gc, say)
  */
 import { execFileSync, execSync } from 'node:child_process'
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { cpus, tmpdir } from 'node:os'
+import { cpus, loadavg, tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { createDb } from '@tempbox/db'
-import { cpuMs, freePort, rssMb, spawnUntil, type Child } from './lib/processes.js'
+import { fullSource, selectMessagesWithContent } from '@tempbox/db'
+import { writeBenchmarkSection } from './lib/benchmarks-md.js'
+import { startIngest } from './lib/ingest-process.js'
+import { cpuMs, freePort, rssMb, spawnUntil, threadCpuMs } from './lib/processes.js'
 import { buildHtmlMessage, buildMessage, SmtpClient } from './lib/smtp-client.js'
+import { fmt, median, realMailFiles, spread } from './lib/stats.js'
 
 const BENCH_DIR = dirname(fileURLToPath(import.meta.url))
 const REPO_ROOT = resolve(BENCH_DIR, '..')
@@ -26,44 +35,112 @@ const DOMAIN = 'bench.tempbox.local'
 /** Inboxes the messages rotate over, as if many people used the service at once. */
 const INBOX_COUNT = 64
 const SCALE = Number(process.env.BENCH_SCALE ?? '1')
+const REPEATS = Math.max(1, Math.round(Number(process.env.BENCH_REPEATS ?? '3')))
+const CRLF = Buffer.from('\r\n')
+
+type Kind = 'plain' | 'html' | 'corpus'
 
 interface Scenario {
   name: string
+  kind: Kind
+  /** Size of each synthetic message; the corpus brings its own. */
   bytes: number
   connections: number
   messages: number
   /** One message per connection (connect, greet, send, QUIT), as most real senders do. */
   isOneMailPerConnection?: boolean
-  /** multipart/alternative text + HTML, quoted-printable (buildHtmlMessage) instead of plain text. */
-  isHtml?: boolean
+  /** The throughput Tempbox is meant to reach (msg/s), if this scenario has a target. */
+  target?: number
 }
 
 // Each scenario runs for several seconds: a 2-second run on shared cores says more about the neighbours than about us.
-const SCENARIOS: Scenario[] = [
-  { name: '2 KB × 1 conn', bytes: 2048, connections: 1, messages: 2500 },
-  { name: '2 KB × 4 conns', bytes: 2048, connections: 4, messages: 8000 },
-  { name: '2 KB × 16 conns', bytes: 2048, connections: 16, messages: 20000 },
-  { name: '100 KB × 1 conn', bytes: 100 * 1024, connections: 1, messages: 1000 },
-  { name: '100 KB × 4 conns', bytes: 100 * 1024, connections: 4, messages: 2000 },
-  { name: '100 KB × 16 conns', bytes: 100 * 1024, connections: 16, messages: 4000 },
-  { name: '2 KB, 64 concurrent one-mail connections', bytes: 2048, connections: 64, messages: 1280, isOneMailPerConnection: true },
-  // Not a target: what most mail to a temporary address looks like, for a view beyond plain text.
-  { name: '20 KB text + HTML × 16 conns', bytes: 20 * 1024, connections: 16, messages: 6000, isHtml: true },
+const ALL_SCENARIOS: Scenario[] = [
+  // The headline: real mail of every shape (see tests/fixtures/real-mail/MANIFEST.md), cycled.
+  { name: 'real-mail corpus × 16 conns', kind: 'corpus', bytes: 0, connections: 16, messages: 6000 },
+  { name: '2 KB × 1 conn', kind: 'plain', bytes: 2048, connections: 1, messages: 2500 },
+  { name: '2 KB × 4 conns', kind: 'plain', bytes: 2048, connections: 4, messages: 8000 },
+  { name: '2 KB × 16 conns', kind: 'plain', bytes: 2048, connections: 16, messages: 20000, target: 2000 },
+  { name: '100 KB × 1 conn', kind: 'plain', bytes: 100 * 1024, connections: 1, messages: 1000 },
+  { name: '100 KB × 4 conns', kind: 'plain', bytes: 100 * 1024, connections: 4, messages: 2000 },
+  { name: '100 KB × 16 conns', kind: 'plain', bytes: 100 * 1024, connections: 16, messages: 4000, target: 600 },
+  { name: '2 KB, 64 concurrent one-mail connections', kind: 'plain', bytes: 2048, connections: 64, messages: 1280, isOneMailPerConnection: true },
+  { name: '20 KB text + HTML × 16 conns', kind: 'html', bytes: 20 * 1024, connections: 16, messages: 6000 },
 ]
+const SCENARIOS = ALL_SCENARIOS
   .filter((s) => !process.env.BENCH_ONLY || s.name.includes(process.env.BENCH_ONLY))
   .map((s) => ({ ...s, messages: Math.max(s.connections, Math.round(s.messages * SCALE)) }))
+
+/** A corpus message as it goes on the wire (dot-stuffed, without the CRLF that the end-of-data line supplies) and as it must be stored. */
+interface CorpusMessage {
+  wire: Buffer
+  stored: Buffer
+}
+
+/** SMTP carries lines ending CRLF and a final line end; a line starting with a dot is sent with one more. */
+function loadCorpus(): CorpusMessage[] {
+  return realMailFiles(REPO_ROOT).map((file) => {
+    let text = readFileSync(file).toString('latin1').replace(/\r\n|\r|\n/g, '\r\n')
+    if (!text.endsWith('\r\n')) text += '\r\n'
+    const wire = text.slice(0, -2).replace(/(^|\r\n)\./g, '$1..')
+    return { wire: Buffer.from(wire, 'latin1'), stored: Buffer.from(text, 'latin1') }
+  })
+}
+
+const CORPUS = SCENARIOS.some((s) => s.kind === 'corpus') ? loadCorpus() : []
+
+/**
+ * Every message begins with a header naming it, so the stored copy can be found and compared whatever the message's
+ * own headers are (corpus messages share subjects, some have none).
+ */
+const ID_HEADER = 'X-Bench-Id: '
+
+function benchId(stored: Buffer): string | undefined {
+  if (!stored.subarray(0, ID_HEADER.length).equals(Buffer.from(ID_HEADER))) return undefined
+  const end = stored.indexOf(CRLF)
+  return end < 0 ? undefined : stored.subarray(ID_HEADER.length, end).toString('latin1')
+}
+
+/** The bytes to send and the parts whose concatenation the store must hold. */
+function makeMessage(scenario: Scenario, id: string, i: number, to: string): { wire: Buffer; expected: Buffer[] } {
+  const head = Buffer.from(`${ID_HEADER}${id}\r\n`)
+  if (scenario.kind === 'corpus') {
+    const message = CORPUS[i % CORPUS.length]!
+    return { wire: Buffer.concat([head, message.wire]), expected: [head, message.stored] }
+  }
+  // Synthetic messages have no line starting with a dot, so what is stored is what is sent plus the final CRLF.
+  const built = (scenario.kind === 'html' ? buildHtmlMessage : buildMessage)(scenario.bytes, 'load@sender.test', to, id)
+  const wire = Buffer.concat([head, built])
+  return { wire, expected: [wire, CRLF] }
+}
+
+function equalsParts(stored: Buffer, parts: Buffer[]): boolean {
+  if (stored.length !== parts.reduce((n, p) => n + p.length, 0)) return false
+  let at = 0
+  for (const part of parts) {
+    if (!stored.subarray(at, at + part.length).equals(part)) return false
+    at += part.length
+  }
+  return true
+}
 
 interface Result {
   target: string
   scenario: string
+  repeat: number
   acked: number
   failed: number
-  seconds: number
+  /** Replies other than 250 to the data, by reply (the text of the first of each code kept). */
+  refusals: Map<string, number>
+  lost: number
+  mismatched: number
   perSecond: number
   p50: number
   p99: number
   cpuPerMessageMs: number
   rssPeakMb: number
+  /** % of one core: the main thread, then the three busiest other threads, then all the rest together. */
+  threads: number[]
+  load1: number
 }
 
 interface Target {
@@ -71,30 +148,38 @@ interface Target {
   port: number
   pid: number
   recipient: (i: number) => string
-  /** Subjects of the stored messages whose subject starts with `prefix`. */
-  storedSubjects: (prefix: string) => Promise<Set<string>>
+  /** Every message stored since the last call, by bench id; the store is emptied afterwards, as each run starts from an empty store. */
+  takeStored: () => Promise<{ byId: Map<string, Buffer>; unnamed: number }>
   stop: () => Promise<void>
 }
 
-async function runScenario(target: Target, scenario: Scenario, tag: string): Promise<{ result: Result; acked: string[] }> {
+async function runScenario(target: Target, scenario: Scenario, tag: string, repeat: number): Promise<Result> {
   const latencies: number[] = []
-  const acked: string[] = []
+  const expected = new Map<string, Buffer[]>()
   let failed = 0
+  const refusals = new Map<string, number>()
   let next = 0
   let rssPeak = rssMb(target.pid)
   const sampler = setInterval(() => { rssPeak = Math.max(rssPeak, rssMb(target.pid)) }, 100)
+  const load1 = loadavg()[0]!
   const cpuBefore = cpuMs(target.pid)
+  const threadsBefore = threadCpuMs(target.pid)
   const started = performance.now()
 
   const sendOne = async (client: SmtpClient, i: number) => {
-    const subject = `${tag}-${i}`
+    const id = `${tag}-${i}`
     const to = target.recipient(i)
-    const data = (scenario.isHtml ? buildHtmlMessage : buildMessage)(scenario.bytes, 'load@sender.test', to, subject)
+    const message = makeMessage(scenario, id, i, to)
     const t0 = performance.now()
-    const reply = await client.send('load@sender.test', to, data)
+    const reply = await client.send('load@sender.test', to, message.wire)
     latencies.push(performance.now() - t0)
-    if (reply.startsWith('250')) acked.push(subject)
-    else failed++
+    if (reply.startsWith('250')) expected.set(id, message.expected)
+    else {
+      failed++
+      const code = reply.slice(0, 3)
+      const seen = [...refusals.keys()].find((k) => k.startsWith(code)) ?? reply
+      refusals.set(seen, (refusals.get(seen) ?? 0) + 1)
+    }
   }
 
   const worker = async () => {
@@ -116,59 +201,74 @@ async function runScenario(target: Target, scenario: Scenario, tag: string): Pro
   clearInterval(sampler)
   rssPeak = Math.max(rssPeak, rssMb(target.pid))
   const cpu = cpuMs(target.pid) - cpuBefore
+  const threadsAfter = threadCpuMs(target.pid)
+  const share = (tid: number) => ((threadsAfter.get(tid) ?? 0) - (threadsBefore.get(tid) ?? 0)) / (seconds * 10)
+  const others = [...threadsAfter.keys()].filter((tid) => tid !== target.pid).map(share).sort((a, b) => b - a)
+  const threads = [share(target.pid), ...[0, 1, 2].map((k) => others[k] ?? 0), others.slice(3).reduce((a, b) => a + b, 0)]
   latencies.sort((a, b) => a - b)
   const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * p))] ?? Number.NaN
+
+  // Checked after the clock stopped, so reading back costs neither target any throughput.
+  const { byId, unnamed } = await target.takeStored()
+  let lost = 0
+  let mismatched = unnamed
+  for (const [id, parts] of expected) {
+    const stored = byId.get(id)
+    if (!stored) lost++
+    else if (!equalsParts(stored, parts)) mismatched++
+  }
   return {
-    acked,
-    result: {
-      target: target.name,
-      scenario: scenario.name,
-      acked: acked.length,
-      failed,
-      seconds,
-      perSecond: acked.length / seconds,
-      p50: pct(0.5),
-      p99: pct(0.99),
-      cpuPerMessageMs: cpu / Math.max(1, acked.length),
-      rssPeakMb: rssPeak,
-    },
+    target: target.name,
+    scenario: scenario.name,
+    repeat,
+    acked: expected.size,
+    failed,
+    refusals,
+    lost,
+    mismatched,
+    perSecond: expected.size / seconds,
+    p50: pct(0.5),
+    p99: pct(0.99),
+    cpuPerMessageMs: cpu / Math.max(1, expected.size),
+    rssPeakMb: rssPeak,
+    threads,
+    load1,
   }
 }
 
 async function startTempbox(): Promise<Target> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'tempbox-bench-'))
-  const dbPath = join(dataDir, 'tempbox.sqlite')
-  const port = await freePort()
-  // Plain node with the tsx loader (not the tsx CLI) so the pid we sample is the server itself.
-  const proc: Child = await spawnUntil(process.execPath, [...(process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []), '--import', 'tsx', join(REPO_ROOT, 'apps/mail-ingest/src/main.ts')], {
-    cwd: BENCH_DIR,
-    // Every benchmark connection comes from 127.0.0.1: one client, as far as the per-IP session cap can tell.
-    env: { SMTP_HOST: '127.0.0.1', SMTP_PORT: String(port), INGEST_METRICS_PORT: '0', DATABASE_PATH: dbPath, MAIL_DOMAINS: DOMAIN, SMTP_MAX_CLIENTS_PER_IP: '1000' },
-    readyText: '[smtp] listening',
-  })
-  const { db } = createDb({ path: dbPath })
-  const now = Date.now()
-  await db
-    .insertInto('inbox')
-    .values(Array.from({ length: INBOX_COUNT }, (_, i) => ({
-      address: `bench${i}@${DOMAIN}`, local_part: `bench${i}`, domain: DOMAIN, created_at: now, expires_at: now + 86_400_000,
-    })))
-    .execute()
+  const ingest = await startIngest(REPO_ROOT, DOMAIN, Array.from({ length: INBOX_COUNT }, (_, i) => `bench${i}`))
+  const { db } = ingest
   return {
     name: 'Tempbox',
-    port,
-    pid: proc.child.pid!,
+    port: ingest.port,
+    pid: ingest.pid,
     recipient: (i) => `bench${i % INBOX_COUNT}@${DOMAIN}`,
-    storedSubjects: async (prefix) => {
-      const rows = await db.selectFrom('message').select('subject').where('subject', 'like', `${prefix}%`).execute()
-      return new Set(rows.map((r) => r.subject))
+    takeStored: async () => {
+      const byId = new Map<string, Buffer>()
+      let unnamed = 0
+      // A page at a time: a run of 100 KB messages holds hundreds of MB.
+      for (let after = 0; ;) {
+        const rows = await selectMessagesWithContent(db)
+          .select(['message.id', 'raw', 'text', 'raw_body_is_text'])
+          .where('message.id', '>', after)
+          .orderBy('message.id')
+          .limit(500)
+          .execute()
+        if (rows.length === 0) break
+        for (const row of rows) {
+          const source = fullSource(row)
+          const id = benchId(source)
+          if (id === undefined) unnamed++
+          else byId.set(id, source)
+        }
+        after = rows.at(-1)!.id
+      }
+      // Emptied like MailDev's store, so no run starts on a file (and inbox quotas) filled by the ones before.
+      await db.deleteFrom('message').execute()
+      return { byId, unnamed }
     },
-    stop: async () => {
-      await proc.stop()
-      if (process.env.BENCH_DUMP) writeFileSync(process.env.BENCH_DUMP, proc.output())
-      await db.destroy()
-      rmSync(dataDir, { recursive: true, force: true })
-    },
+    stop: ingest.stop,
   }
 }
 
@@ -198,24 +298,37 @@ async function startMaildev(): Promise<Target> {
     cwd: MAILDEV_DIR,
     readyText: 'Press Ctrl+C to stop',
   })
+  const api = `http://127.0.0.1:${webPort}/api/email`
   return {
     name: 'MailDev 3.0.0',
     port,
     pid: proc.child.pid!,
     recipient: (i) => `bench${i % INBOX_COUNT}@${DOMAIN}`,
-    storedSubjects: async (prefix) => {
-      // The summary listing, page by page: the full one holds every body and outgrows a string at 100 KB × thousands.
-      const subjects = new Set<string>()
+    takeStored: async () => {
+      // The summary listing, page by page (the full one holds every body), then each message's .eml download.
+      const ids: string[] = []
       for (let skip = 0; ; skip += 200) {
-        const res = await fetch(`http://127.0.0.1:${webPort}/api/email/summary?skip=${skip}&limit=200`)
-        const page = (await res.json()) as { items?: Array<{ subject: string }>; total?: number }
+        const res = await fetch(`${api}/summary?skip=${skip}&limit=200&sort=asc`)
+        const page = (await res.json()) as { items?: Array<{ id: string }> }
         if (!Array.isArray(page.items)) throw new Error(`MailDev's /api/email/summary answered ${res.status}: ${JSON.stringify(page).slice(0, 200)}`)
-        for (const m of page.items) if (m.subject.startsWith(prefix)) subjects.add(m.subject)
+        ids.push(...page.items.map((m) => m.id))
         if (page.items.length < 200) break
       }
-      // Checked, so emptied: each scenario starts MailDev with an empty store.
-      await fetch(`http://127.0.0.1:${webPort}/api/email/all`, { method: 'DELETE' })
-      return subjects
+      const byId = new Map<string, Buffer>()
+      let unnamed = 0
+      let nextIndex = 0
+      const downloader = async () => {
+        while (nextIndex < ids.length) {
+          const res = await fetch(`${api}/${ids[nextIndex++]!}/download`)
+          const source = Buffer.from(await res.arrayBuffer())
+          const id = res.ok ? benchId(source) : undefined
+          if (id === undefined) unnamed++
+          else byId.set(id, source)
+        }
+      }
+      await Promise.all(Array.from({ length: 8 }, downloader))
+      await fetch(`${api}/all`, { method: 'DELETE' })
+      return { byId, unnamed }
     },
     stop: async () => {
       await proc.stop()
@@ -224,91 +337,113 @@ async function startMaildev(): Promise<Target> {
   }
 }
 
-async function benchTarget(target: Target): Promise<{ results: Result[]; missing: number; rssAfterMb: number }> {
-  // Warm-up so the JIT has compiled the hot paths before anything is measured.
-  await runScenario(target, { name: 'warm-up', bytes: 2048, connections: 4, messages: Math.max(4, Math.round(500 * SCALE)) }, 'warm')
-  const results: Result[] = []
-  let missing = 0
-  for (const [n, scenario] of SCENARIOS.entries()) {
-    const tag = `s${n}`
-    const { result, acked } = await runScenario(target, scenario, tag)
-    const stored = await target.storedSubjects(`${tag}-`)
-    const lost = acked.filter((s) => !stored.has(s)).length
-    missing += lost
-    results.push(result)
-    console.log(`[bench] ${target.name.padEnd(14)} ${scenario.name.padEnd(42)} ${result.perSecond.toFixed(0).padStart(6)} msg/s  p50 ${result.p50.toFixed(1)} ms  p99 ${result.p99.toFixed(1)} ms  cpu ${result.cpuPerMessageMs.toFixed(2)} ms/msg  rss ${result.rssPeakMb.toFixed(0)} MB  failed ${result.failed}  missing ${lost}`)
-  }
-  await new Promise((r) => setTimeout(r, 2000))
-  return { results, missing, rssAfterMb: rssMb(target.pid) }
-}
-
 function machine(): string {
   const cpu = cpus()[0]?.model ?? 'unknown CPU'
   const cores = execFileSync('nproc').toString().trim()
   return `${cores} cores (nproc), ${cpu}, Node ${process.version}, ${process.platform}`
 }
 
-function renderSection(all: Array<{ target: string; results: Result[]; missing: number; rssAfterMb: number }>): string {
-  const date = new Date().toISOString().replace(/\.\d+Z$/, 'Z')
+/** The command as run, with the settings that change what it measures. */
+function commandLine(): string {
+  const settings = ['BENCH_SCALE', 'BENCH_REPEATS', 'BENCH_ONLY', 'BENCH_SKIP_MAILDEV', 'BENCH_INGEST_ROOT']
+    .filter((name) => process.env[name])
+    .map((name) => `${name}=${/^[\w./-]+$/.test(process.env[name]!) ? process.env[name] : `'${process.env[name]}'`}`)
+  return [...settings, 'pnpm bench smtp'].join(' ')
+}
+
+function renderSection(results: Result[], targets: string[], started: Date, finished: Date): string {
+  const loads = results.map((r) => r.load1)
   const lines = [
-    '## SMTP ingest',
+    `Run ${started.toISOString().replace(/\.\d+Z$/, 'Z')} to ${finished.toISOString().slice(11, 19)} UTC on ${machine()}; 1-minute load average ${fmt(Math.min(...loads), 1)}–${fmt(Math.max(...loads), 1)} at the starts of the runs (other work shares these cores when it is above 0). Load generator (bench/lib/smtp-client.ts, raw SMTP with PIPELINING) on the same machine.`,
+    `Command: \`${commandLine()}\`. Each target gets a 4-connection warm-up; then, scenario by scenario, ${targets.join(' and ')} take turns, ${REPEATS} run${REPEATS > 1 ? 's' : ''} each. Messages rotate over ${INBOX_COUNT} inboxes. The corpus scenario sends the ${CORPUS.length} messages of tests/fixtures/real-mail in turn (mixed sizes, HTML, attachments, charsets, bare LF turned into CRLF as SMTP carries it).`,
+    'Each cell is the median of the runs with the range in brackets. Latency is from MAIL FROM to the final 250 (for Tempbox: after the SQLite commit). "cpu/msg" is the server process\'s user+system CPU per acknowledged message. After each run every acknowledged message is read back and compared byte for byte with what was sent (Tempbox: the source rebuilt from its database file; MailDev: its .eml download): "lost" were acknowledged and not found, "differ" were found with other bytes.',
     '',
-    `Run ${date} on ${machine()}; load generator (bench/lib/smtp-client.ts, raw SMTP with PIPELINING) on the same machine.`,
-    `Command: \`pnpm bench smtp\`${SCALE !== 1 ? ` (BENCH_SCALE=${SCALE})` : ''}. Each target gets a 4-connection warm-up first; messages rotate over ${INBOX_COUNT} inboxes.`,
-    'Latency is from MAIL FROM to the final 250 (for Tempbox: after the SQLite commit). "cpu/msg" is the server process\'s user+system CPU per acknowledged message.',
-    '',
-    '| target | scenario | msg/s | p50 ms | p99 ms | cpu/msg ms | peak RSS MB | failed |',
-    '|---|---|---:|---:|---:|---:|---:|---:|',
+    '| scenario | target | msg/s | p50 ms | p99 ms | cpu/msg ms | peak RSS MB | failed | lost | differ |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|',
   ]
-  for (const t of all) {
-    for (const r of t.results) {
-      lines.push(`| ${r.target} | ${r.scenario} | ${r.perSecond.toFixed(0)} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.cpuPerMessageMs.toFixed(2)} | ${r.rssPeakMb.toFixed(0)} | ${r.failed} |`)
+  const of = (scenario: string, target: string) => results.filter((r) => r.scenario === scenario && r.target === target)
+  const sum = (rs: Result[], key: 'failed' | 'lost' | 'mismatched') => rs.reduce((n, r) => n + r[key], 0)
+  for (const s of SCENARIOS) {
+    for (const t of targets) {
+      const rs = of(s.name, t)
+      if (rs.length === 0) continue
+      lines.push(`| ${s.name} | ${t} | ${spread(rs.map((r) => r.perSecond), 0)} | ${spread(rs.map((r) => r.p50), 1)} | ${spread(rs.map((r) => r.p99), 1)} | ${spread(rs.map((r) => r.cpuPerMessageMs), 2)} | ${fmt(Math.max(...rs.map((r) => r.rssPeakMb)), 0)} | ${sum(rs, 'failed')} | ${sum(rs, 'lost')} | ${sum(rs, 'mismatched')} |`)
     }
   }
   lines.push('')
-  for (const t of all) {
-    lines.push(`- ${t.target}: every acknowledged message checked afterwards, ${t.missing} missing; RSS ${t.rssAfterMb.toFixed(0)} MB two seconds after the run.`)
+
+  const [ours, peer] = targets
+  if (peer) {
+    lines.push(`Side by side (each pair ran back to back, ${ours} first):`, '')
+    for (const s of SCENARIOS) {
+      const a = of(s.name, ours!)
+      const b = of(s.name, peer)
+      const ratios = a.map((r, k) => r.perSecond / (b[k]?.perSecond ?? Number.NaN))
+      const faster = ratios.filter((x) => x > 1).length
+      const cpuRatio = median(a.map((r, k) => (b[k]?.cpuPerMessageMs ?? Number.NaN) / r.cpuPerMessageMs))
+      lines.push(`- ${s.name}: ${ours} ${spread(ratios, 2)}× ${peer}'s msg/s, faster in ${faster} of ${ratios.length} pairs; ${peer} used ${fmt(cpuRatio, 1)}× the CPU per message (median of the pairs).`)
+    }
+    lines.push('')
   }
-  lines.push('')
+
+  const threadRows = SCENARIOS.map((s) => ({ s, rs: of(s.name, ours!) })).filter(({ rs }) => rs.length > 0)
+  lines.push(
+    `${ours}'s CPU by thread, in % of one core over each run (from /proc/<pid>/task; Node leaves its threads unnamed, so apart from the main thread, which runs SMTP, they are listed by how busy they were: the parse, store and checkpoint workers, V8's GC helpers and libuv's pool among them). Medians of the runs:`,
+    '',
+    '| scenario | main thread | busiest other | 2nd | 3rd | all the rest |',
+    '|---|---:|---:|---:|---:|---:|',
+    ...threadRows.map(({ s, rs }) => `| ${s.name} | ${[0, 1, 2, 3, 4].map((k) => `${fmt(median(rs.map((r) => r.threads[k]!)), 0)} %`).join(' | ')} |`),
+    '',
+  )
+
+  const verdicts: string[] = []
+  for (const s of SCENARIOS.filter((x) => x.target !== undefined)) {
+    const rs = of(s.name, ours!)
+    if (rs.length === 0) continue
+    const med = median(rs.map((r) => r.perSecond))
+    const reached = rs.filter((r) => r.perSecond >= s.target!).length
+    verdicts.push(`≥ ${fmt(s.target!, 0)} msg/s at ${s.name}: **${med >= s.target! ? 'met' : 'not met'}** (median ${fmt(med, 0)}; ${reached} of ${rs.length} runs at or above)`)
+  }
+  if (verdicts.length) lines.push(`Targets, from this run's medians (${ours}, every 250 after an fsync of the commit holding the message): ${verdicts.join('; ')}.`, '')
+  for (const t of targets) {
+    const rs = results.filter((r) => r.target === t)
+    const refusals = new Map<string, number>()
+    for (const r of rs) for (const [reply, n] of r.refusals) refusals.set(reply, (refusals.get(reply) ?? 0) + n)
+    const why = [...refusals].map(([reply, n]) => `${n} × \`${reply.slice(0, 120)}\``).join(', ')
+    lines.push(`- ${t}: ${fmt(rs.reduce((n, r) => n + r.acked, 0), 0)} messages acknowledged, ${sum(rs, 'lost')} lost, ${sum(rs, 'mismatched')} stored with other bytes, ${sum(rs, 'failed')} refused${why ? ` (${why})` : ''}.`)
+  }
   return lines.join('\n')
 }
 
-/** Replaces (or appends) the `## SMTP ingest` section, leaving other sections of BENCHMARKS.md alone. */
-function writeSection(section: string, notes: string): void {
-  const file = join(REPO_ROOT, 'BENCHMARKS.md')
-  const current = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmarks\n\n'
-  const start = current.indexOf('## SMTP ingest')
-  const body = `${section}${notes}`
-  if (start < 0) {
-    writeFileSync(file, `${current.trimEnd()}\n\n${body}`)
-    return
-  }
-  const rest = current.slice(start + 1)
-  const nextHeading = rest.search(/^## /m)
-  const end = nextHeading < 0 ? current.length : start + 1 + nextHeading
-  writeFileSync(file, `${current.slice(0, start)}${body}${current.slice(end).length ? `\n${current.slice(end)}` : ''}`)
+function logResult(r: Result): void {
+  console.log(`[bench] ${r.target.padEnd(14)} ${r.scenario.padEnd(42)} #${r.repeat + 1} ${r.perSecond.toFixed(0).padStart(6)} msg/s  p50 ${r.p50.toFixed(1)} ms  p99 ${r.p99.toFixed(1)} ms  cpu ${r.cpuPerMessageMs.toFixed(2)} ms/msg  rss ${r.rssPeakMb.toFixed(0)} MB  failed ${r.failed}${r.refusals.size ? ` [${[...r.refusals.keys()].join('; ')}]` : ''}  lost ${r.lost}  differ ${r.mismatched}  load ${r.load1.toFixed(1)}`)
 }
 
-/** Hand-written analysis kept below the generated table across runs. */
-function readNotes(): string {
-  const file = join(BENCH_DIR, 'smtp-ingest-notes.md')
-  return existsSync(file) ? `\n${readFileSync(file, 'utf8').trim()}\n` : ''
-}
-
-const all: Array<{ target: string; results: Result[]; missing: number; rssAfterMb: number }> = []
-const starters = [startTempbox, ...(process.env.BENCH_SKIP_MAILDEV ? [] : [startMaildev])]
-for (const start of starters) {
-  const target = await start()
-  try {
-    all.push({ target: target.name, ...(await benchTarget(target)) })
-  } finally {
-    await target.stop()
+const started = new Date()
+const targets: Target[] = []
+const results: Result[] = []
+try {
+  targets.push(await startTempbox())
+  if (!process.env.BENCH_SKIP_MAILDEV) targets.push(await startMaildev())
+  // Warm-up so the JIT has compiled the hot paths before anything is measured.
+  const warmUp: Scenario = { name: 'warm-up', kind: 'plain', bytes: 2048, connections: 4, messages: Math.max(4, Math.round(500 * SCALE)) }
+  for (const target of targets) await runScenario(target, warmUp, 'warm', 0)
+  for (const [n, scenario] of SCENARIOS.entries()) {
+    for (let repeat = 0; repeat < REPEATS; repeat++) {
+      for (const target of targets) {
+        const result = await runScenario(target, scenario, `s${n}r${repeat}`, repeat)
+        logResult(result)
+        results.push(result)
+      }
+    }
   }
+} finally {
+  for (const target of targets) await target.stop()
 }
-const section = renderSection(all)
+const section = renderSection(results, targets.map((t) => t.name), started, new Date())
 console.log(`\n${section}`)
-if (!process.env.BENCH_NO_WRITE) writeSection(section, readNotes())
-if (all.some((t) => t.target === 'Tempbox' && t.missing > 0)) {
-  console.error('[bench] some acknowledged messages are missing from the database')
+if (!process.env.BENCH_NO_WRITE) writeBenchmarkSection(REPO_ROOT, '## SMTP ingest', section)
+if (results.some((r) => r.target === 'Tempbox' && (r.lost > 0 || r.mismatched > 0))) {
+  console.error('[bench] some acknowledged messages are missing from the database or differ from what was sent')
   process.exit(1)
 }

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process'
-import { readFileSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 
 /** Asks the OS for a free loopback port. */
@@ -66,10 +66,10 @@ export function rssMb(pid: number): number {
   }
 }
 
-/** CPU time (user + system) a process has used so far, in ms. */
-export function cpuMs(pid: number): number {
+/** CPU time (user + system) a process (or, given its stat file, one of its threads) has used so far, in ms. */
+export function cpuMs(pid: number, statFile = `/proc/${pid}/stat`): number {
   try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
+    const fields = readFileSync(statFile, 'utf8').split(') ')[1]!.split(' ')
     // utime and stime are fields 14 and 15 of /proc/pid/stat, in clock ticks (100 per second on Linux).
     return (Number(fields[11]) + Number(fields[12])) * 10
   } catch {
@@ -95,4 +95,20 @@ export function treeCpuMs(pid: number): number {
 /** Resident memory of a process and all its children, in MB. */
 export function treeRssMb(pid: number): number {
   return processTree(pid).reduce((sum, p) => sum + (rssMb(p) || 0), 0)
+}
+
+/** CPU time (user + system) of each thread of a process so far, in ms, by thread id (Linux /proc). */
+export function threadCpuMs(pid: number): Map<number, number> {
+  const byThread = new Map<number, number>()
+  let tids: string[]
+  try {
+    tids = readdirSync(`/proc/${pid}/task`)
+  } catch {
+    return byThread
+  }
+  for (const tid of tids) {
+    const ms = cpuMs(Number(tid), `/proc/${pid}/task/${tid}/stat`)
+    if (!Number.isNaN(ms)) byThread.set(Number(tid), ms)
+  }
+  return byThread
 }

@@ -1,0 +1,57 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { createDb, type Db } from '@tempbox/db'
+import { freePort, spawnUntil } from './processes.js'
+
+export interface IngestProcess {
+  port: number
+  pid: number
+  dbPath: string
+  /** A connection of the benchmark's own to the same file (for setup and checks). */
+  db: Db
+  /** The better-sqlite3 connection under `db`, for pragmas. */
+  sqlite: ReturnType<typeof createDb>['sqlite']
+  stop: () => Promise<void>
+}
+
+/**
+ * Starts the real mail-ingest over a fresh SQLite file holding the inboxes `localParts`@`domain`, alone: without the
+ * api, whose work would share the cores with what is measured. `BENCH_INGEST_ROOT` runs the mail-ingest of another
+ * copy of the repository instead (another commit, for a before/after in one session).
+ */
+export async function startIngest(repoRoot: string, domain: string, localParts: string[], env: Record<string, string> = {}): Promise<IngestProcess> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'tempbox-bench-'))
+  const dbPath = join(dataDir, 'tempbox.sqlite')
+  const port = await freePort()
+  // Plain node with the tsx loader (not the tsx CLI) so the pid we sample is the server itself.
+  const proc = await spawnUntil(process.execPath, [...(process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []), '--import', 'tsx', join(process.env.BENCH_INGEST_ROOT ?? repoRoot, 'apps/mail-ingest/src/main.ts')], {
+    cwd: join(repoRoot, 'bench'),
+    env: {
+      SMTP_HOST: '127.0.0.1', SMTP_PORT: String(port), INGEST_METRICS_PORT: '0', DATABASE_PATH: dbPath, MAIL_DOMAINS: domain,
+      // Every benchmark connection comes from 127.0.0.1: one client, as far as the per-IP session cap can tell.
+      SMTP_MAX_CLIENTS_PER_IP: '1000',
+      ...env,
+    },
+    readyText: '[smtp] listening',
+  })
+  const { db, sqlite } = createDb({ path: dbPath })
+  const now = Date.now()
+  await db
+    .insertInto('inbox')
+    .values(localParts.map((local) => ({ address: `${local}@${domain}`, local_part: local, domain, created_at: now, expires_at: now + 86_400_000 })))
+    .execute()
+  return {
+    port,
+    pid: proc.child.pid!,
+    dbPath,
+    db,
+    sqlite,
+    stop: async () => {
+      await proc.stop()
+      if (process.env.BENCH_DUMP) writeFileSync(process.env.BENCH_DUMP, proc.output())
+      await db.destroy()
+      rmSync(dataDir, { recursive: true, force: true })
+    },
+  }
+}
