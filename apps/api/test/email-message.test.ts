@@ -31,7 +31,7 @@ describe('GET /api/email/{address}/messages/{id}', () => {
     const res = await app.inject({ method: 'GET', url: `/api/email/${address}/messages/${id}` })
     expect(res.statusCode).toBe(200)
     const m = res.json() as Record<string, any>
-    expect(m).toMatchObject({ id: String(id), subject: 'Receipt', text: 'Plain version', to: [{ name: '', address }], hasRemoteContent: true })
+    expect(m).toMatchObject({ id: String(id), subject: 'Receipt', hasTextPart: true, content: 'Plain version', contentTruncated: false, to: [{ name: '', address }], hasRemoteContent: true })
     expect(m.headers).toEqual([{ name: 'From', value: 'shop@example.com' }, { name: 'X-Test', value: 'yes' }])
     expect(m.attachments).toEqual([
       { index: 0, filename: 'logo.png', contentType: 'image/png', size: png.length, contentId: 'logo@x', inline: true },
@@ -65,7 +65,7 @@ describe('raw source and attachments', () => {
     expect(res.statusCode).toBe(200)
     expect(res.rawPayload.equals(raw)).toBe(true)
     const full = await app.inject({ method: 'GET', url: `/api/email/${address}/messages/${id}` })
-    expect(full.json()).toMatchObject({ text: 'Your code is 4821.\n\nBye\n' })
+    expect(full.json()).toMatchObject({ content: 'Your code is 4821.\n\nBye\n' })
   })
 
   it('downloads the exact raw bytes as an .eml named after the subject', async () => {
@@ -118,5 +118,55 @@ describe('DELETE /api/email/{address}/messages/{id}', () => {
     expect(after.messages.map((m) => m.id)).toEqual([String(keep)])
     const again = await app.inject({ method: 'DELETE', url: `/api/email/${address}/messages/${drop}` })
     expect(again.statusCode).toBe(404)
+  })
+})
+
+const frame = (id: number, query = '', host = 'tempbox.example') =>
+  app.inject({ method: 'GET', url: `/api/email/${address}/messages/${id}/frame${query}`, headers: { host } })
+
+describe('GET /api/email/{address}/messages/{id}/frame', () => {
+  it('serves the mail as a document under its own policy: no script, images of ours only under its attachment path', async () => {
+    const id = await deliver(app, address, {
+      html: '<p onclick="steal()">Hi <img src="cid:logo@x" alt="logo"> <img id="t" src="https://tracker.example/p.gif"></p><script>alert(1)</script>',
+      attachments: [{ filename: 'logo.png', contentType: 'image/png', content: png, contentId: '<logo@x>', inline: true }],
+    })
+    const res = await frame(id)
+    expect(res.statusCode).toBe(200)
+    expect(res.headers['content-type']).toBe('text/html; charset=utf-8')
+    expect(res.headers['cache-control']).toBe('no-store')
+    expect(res.headers['x-frame-options']).toBe('SAMEORIGIN')
+    const folder = `http://tempbox.example/api/email/${encodeURIComponent(address)}/messages/${id}/attachments/`
+    expect(res.headers['content-security-policy']).toBe(
+      `default-src 'none'; img-src data: ${folder}; style-src 'unsafe-inline'; font-src data:; form-action 'none'; base-uri 'none'; ` +
+        "frame-ancestors 'self'; sandbox allow-same-origin allow-popups allow-popups-to-escape-sandbox",
+    )
+    expect(res.body).toMatch(/^<!doctype html><html><head><meta charset="utf-8">/)
+    expect(res.body).toContain(`src="/api/email/${encodeURIComponent(address)}/messages/${id}/attachments/0"`)
+    expect(res.body).not.toMatch(/onclick|<script|alert|tracker\.example/)
+  })
+
+  it('restores remote images only with images=true, and lets the policy load them then', async () => {
+    const id = await deliver(app, address, { html: '<p>Hi <img id="t" src="https://tracker.example/p.gif"></p>' })
+    const shown = await frame(id, '?images=true')
+    expect(shown.body).toContain('<img id="t" src="https://tracker.example/p.gif">')
+    expect(shown.headers['content-security-policy']).toContain(`/messages/${id}/attachments/ https: http:;`)
+    const blocked = await frame(id, '?images=false')
+    expect(blocked.body).not.toContain('tracker.example')
+    expect(blocked.headers['content-security-policy']).not.toContain('https:')
+  })
+
+  it('gives no attachment source for a Host that cannot be written into a policy', async () => {
+    const id = await deliver(app, address, { html: '<p>Hi</p>' })
+    const res = await frame(id, '', "evil.example;script-src 'unsafe-inline'")
+    expect(res.headers['content-security-policy']).toMatch(/^default-src 'none'; img-src data: 'none'; style-src 'unsafe-inline';/)
+  })
+
+  it('answers 404 with a sentence for a message without HTML, one that does not exist, and an unknown address', async () => {
+    const id = await deliver(app, address, { html: null, text: 'Only text' })
+    expect((await frame(id)).json()).toEqual({ error: 'This message has no HTML body to show.', code: 'not_found' })
+    expect((await frame(id + 1000)).json()).toMatchObject({ code: 'message_not_found' })
+    const unknown = await app.inject({ method: 'GET', url: `/api/email/nobody-here@tempbox.local/messages/1/frame` })
+    expect(unknown.statusCode).toBe(404)
+    expect(unknown.json()).toMatchObject({ code: 'inbox_not_found' })
   })
 })
