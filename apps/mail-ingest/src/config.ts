@@ -1,5 +1,6 @@
 import { resolveDatabasePath } from '@tempbox/db'
 import { metricsAddress, type MetricsAddress } from '@tempbox/metrics'
+import { loadMailAuthConfig, type MailAuthConfig } from './mail-auth/config.js'
 
 export interface Config {
   host: string
@@ -47,6 +48,8 @@ export interface Config {
   metrics: MetricsAddress
   /** How often ingest tells the API's readiness check that it is up; three missed beats make the API unready. */
   heartbeatMs: number
+  /** The sender check after each commit (SPF, DKIM, DMARC, ARC). */
+  mailAuth: MailAuthConfig
 }
 
 /** Same default as apps/api/src/config.ts so both processes agree out of the box. */
@@ -124,6 +127,7 @@ export function loadConfig(env: Env = process.env): Config {
     maxClientsPerIp: int('SMTP_MAX_CLIENTS_PER_IP', DEFAULT_MAX_CLIENTS_PER_IP, 1),
     maxInflightBytes: int('SMTP_MAX_INFLIGHT_BYTES', DEFAULT_MAX_INFLIGHT_BYTES, 1024),
     maxUnknownRecipients: int('SMTP_MAX_UNKNOWN_RECIPIENTS', DEFAULT_MAX_UNKNOWN_RECIPIENTS, 1),
+    mailAuth: loadMailAuthConfig(env, int, problems),
   }
   if (!env.SMTP_TLS_CERT !== !env.SMTP_TLS_KEY) problems.push('SMTP_TLS_CERT and SMTP_TLS_KEY must be set together (or neither)')
   if (config.port > 65535) problems.push(`SMTP_PORT must be ≤ 65535 (got ${config.port})`)

@@ -2,6 +2,9 @@ import { MessageChannel } from 'node:worker_threads'
 import { toStoredSource, type Db } from '@tempbox/db'
 import type { Config } from './config.js'
 import { deriveView } from './derive-view.js'
+import type { SmtpEnvelope } from './mail-auth/check.js'
+import { sendAuthJobs } from './mail-auth/job.js'
+import { startAuthChecker } from './mail-auth/start.js'
 import { parseMessage } from './parse-message.js'
 import type { ParseRequest, PipelineReply } from './pipeline-messages.js'
 import { createMessageStore, createMessageWriter, StoreRefusal, type RefusalKind, type SqliteHandle, type WriterLimits } from './store-message.js'
@@ -14,8 +17,11 @@ const CHECKPOINT_BYTES = 4 * 1024 * 1024
 export interface IngestPipeline {
   /** Settles once the worker threads are up, so the first message does not wait for them. */
   ready: Promise<void>
-  /** Takes `raw` over: its memory may move to a worker thread, so the caller must not read it afterwards. */
-  accept: (raw: Buffer, inboxIds: number[], receivedAt: number) => Promise<void>
+  /**
+   * Takes `raw` over: its memory may move to a worker thread, so the caller must not read it afterwards. The envelope
+   * is for the sender check, which runs after the commit (and so never delays this promise).
+   */
+  accept: (raw: Buffer, inboxIds: number[], receivedAt: number, envelope: SmtpEnvelope) => Promise<void>
   /** Messages accepted and not yet committed (or failed). */
   pending: () => number
   close: () => Promise<void>
@@ -53,6 +59,8 @@ export function createIngestPipeline(db: Db, sqlite: SqliteHandle, config: Confi
   }
   const channels = load.map(() => new MessageChannel())
   const checkpointChannel = new MessageChannel()
+  const auth = startAuthChecker(config, 1, authCrashed)
+  const authPort = auth?.ports[0] ?? null
   const writer = startWorker(new URL('./store-worker.ts', import.meta.url), {
     workerData: {
       databasePath: config.databasePath,
@@ -60,8 +68,9 @@ export function createIngestPipeline(db: Db, sqlite: SqliteHandle, config: Confi
       limits,
       parserPorts: channels.map((c) => c.port2),
       checkpointPort: checkpointChannel.port1,
+      authPort,
     },
-    transferList: [...channels.map((c) => c.port2), checkpointChannel.port1],
+    transferList: [...channels.map((c) => c.port2), checkpointChannel.port1, ...(authPort ? [authPort] : [])],
     onMessage: onReply,
     onCrash,
   })
@@ -80,9 +89,9 @@ export function createIngestPipeline(db: Db, sqlite: SqliteHandle, config: Confi
     }),
   )
   return {
-    ready: Promise.all([...parsers.map((p) => p.ready), writer.ready, checkpointer.ready]).then(() => {}),
+    ready: Promise.all([...parsers.map((p) => p.ready), writer.ready, checkpointer.ready, auth?.ready]).then(() => {}),
     pending: () => pending.size,
-    accept: (raw, inboxIds, receivedAt) =>
+    accept: (raw, inboxIds, receivedAt, envelope) =>
       new Promise<void>((resolve, reject) => {
         const id = nextId++
         const parser = load.indexOf(Math.min(...load))
@@ -90,33 +99,49 @@ export function createIngestPipeline(db: Db, sqlite: SqliteHandle, config: Confi
         pending.set(id, { resolve, reject, parser })
         // A buffer that owns all of its memory (Buffer.concat of a multi-chunk message) moves to the worker
         // instead of being copied; the caller never reads it again.
-        parsers[parser]!.worker.postMessage({ id, raw, inboxIds, receivedAt } satisfies ParseRequest, movableMemory([raw]))
+        const request: ParseRequest = { id, raw, inboxIds, receivedAt, ...(auth ? { envelope } : {}) }
+        parsers[parser]!.worker.postMessage(request, movableMemory([raw]))
       }),
     close: async () => {
       // All marked as stopping at once: a worker whose peers are gone has nothing left to wait for and exits by
       // itself, which would otherwise count as a crash.
       await Promise.all([...parsers.map((p) => p.stop()), writer.stop(), checkpointer.stop()])
+      await auth?.stop()
     },
   }
 }
 
 function createInProcessPipeline(db: Db, sqlite: SqliteHandle, config: Config): IngestPipeline {
-  const store = createMessageStore(createMessageWriter(db, sqlite, writerLimits(config)), { maxBatchMessages: config.maxBatchMessages })
+  const auth = startAuthChecker(config, 1, authCrashed)
+  const authPort = auth?.ports[0]
+  const store = createMessageStore(createMessageWriter(db, sqlite, writerLimits(config)), {
+    maxBatchMessages: config.maxBatchMessages,
+    onCommitted: authPort ? (messages, contentIds) => sendAuthJobs(authPort, messages, contentIds) : undefined,
+  })
   let pending = 0
   return {
-    ready: Promise.resolve(),
+    ready: auth?.ready ?? Promise.resolve(),
     pending: () => pending,
-    accept: async (raw, inboxIds, receivedAt) => {
+    accept: async (raw, inboxIds, receivedAt, envelope) => {
       pending++
       try {
         const parsed = await parseMessage(raw)
-        await store.store({ inboxIds, source: toStoredSource(raw, parsed.text, parsed.plainBodyStart), receivedAt, parsed, derived: deriveView(parsed) })
+        const source = toStoredSource(raw, parsed.text, parsed.plainBodyStart)
+        await store.store({ inboxIds, source, receivedAt, parsed, derived: deriveView(parsed), ...(auth ? { envelope } : {}) })
       } finally {
         pending--
       }
     },
-    close: () => store.drain(),
+    close: async () => {
+      await store.drain()
+      await auth?.stop()
+    },
   }
+}
+
+/** The sender check is worth less than mail: ingest goes on without it (messages then stay "checking" until a restart). */
+function authCrashed(error: Error): void {
+  console.error('[mail-auth] the worker stopped; messages are no longer checked:', error.message)
 }
 
 function writerLimits(config: Config): WriterLimits {

@@ -5,6 +5,7 @@ import { recipientInboxIds } from './on-rcpt-to.js'
 import { smtpError } from './smtp-error.js'
 import type { IngestPipeline } from './ingest-pipeline.js'
 import type { IngestMetrics } from './metrics.js'
+import type { SmtpEnvelope } from './mail-auth/check.js'
 import { refusalKindOf, type RefusalKind } from './store-message.js'
 
 const BUSY = () => smtpError(451, '4.3.1 Too much mail in progress, please try again later')
@@ -76,7 +77,7 @@ export function createOnData(config: Config, pipeline: IngestPipeline, metrics: 
       const endTimer = metrics.commitSeconds.startTimer()
       const stored = inboxIds.length === 0
         ? Promise.reject(new Error('DATA without an accepted recipient'))
-        : pipeline.accept(raw, inboxIds, Date.now())
+        : pipeline.accept(raw, inboxIds, Date.now(), envelopeOf(session))
       stored.then(
         () => {
           release()
@@ -100,4 +101,10 @@ export function createOnData(config: Config, pipeline: IngestPipeline, metrics: 
       )
     })
   }
+}
+
+/** What the sender check needs from the session (SPF judges the connecting address, HELO and MAIL FROM). */
+function envelopeOf(session: SMTPServerSession): SmtpEnvelope {
+  const mailFrom = session.envelope.mailFrom
+  return { ip: session.remoteAddress, helo: session.hostNameAppearsAs ?? '', mailFrom: mailFrom ? mailFrom.address : '' }
 }

@@ -11,14 +11,14 @@ import { asBuffer, movableMemory, signalReady } from './worker-rpc.js'
 
 const { storePort } = workerData as { storePort: MessagePort }
 
-parentPort!.on('message', ({ id, raw, inboxIds, receivedAt }: ParseRequest) => {
+parentPort!.on('message', ({ id, raw, inboxIds, receivedAt, envelope }: ParseRequest) => {
   const bytes = asBuffer(raw)
   parseMessage(bytes).then(
     // Split here, in parallel with the other parsers, so only the header block is stored when the body is the text. The
     // received bytes, a text read as bytes and the attachments move on to the store worker rather than being copied:
     // nothing here reads them again.
     (parsed) => {
-      const message = { inboxIds, receivedAt, source: toStoredSource(bytes, parsed.text, parsed.plainBodyStart), parsed, derived: deriveView(parsed) }
+      const message = { inboxIds, receivedAt, envelope, source: toStoredSource(bytes, parsed.text, parsed.plainBodyStart), parsed, derived: deriveView(parsed) }
       const textBytes = Buffer.isBuffer(parsed.text) ? [parsed.text] : []
       storePort.postMessage({ id, message } satisfies StoreRequest, movableMemory([bytes, ...textBytes, ...parsed.attachments.map((a) => a.content)]))
     },

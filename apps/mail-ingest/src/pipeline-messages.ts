@@ -1,3 +1,4 @@
+import type { SmtpEnvelope } from './mail-auth/check.js'
 import type { IncomingMessage, RefusalKind } from './store-message.js'
 
 /** SMTP thread → parse worker: the bytes received and where they go. */
@@ -6,6 +7,8 @@ export interface ParseRequest {
   raw: Uint8Array
   inboxIds: number[]
   receivedAt: number
+  /** Set when the sender check is on: what it needs from the session. */
+  envelope?: SmtpEnvelope
 }
 
 /** Parse worker → store worker, over their own channel (the SMTP thread never touches parsed messages). */

@@ -2,6 +2,7 @@ import type { createDb, Db, NewAttachment, NewMessage, NewMessageContent, Stored
 import { sql } from 'kysely'
 import type { ParsedMessage } from './parse-message.js'
 import type { StoredDerivation } from './derive-view.js'
+import type { SmtpEnvelope } from './mail-auth/check.js'
 import { freeDiskBytes, type StorageLimits } from './storage-guard.js'
 
 /** The better-sqlite3 handle createDb opens beside the Kysely instance. */
@@ -16,10 +17,12 @@ export interface IncomingMessage {
   receivedAt: number
   /** Preview, codes, links, text of HTML, sanitized HTML: computed in the parse worker (deriveView). */
   derived: StoredDerivation
+  /** Set when the sender check is on: the message is stored as `checking` and checked after the commit. */
+  envelope?: SmtpEnvelope
 }
 
-/** Writes messages and their attachments in ONE transaction: all of them are committed, or none. */
-export type WriteMessages = (messages: IncomingMessage[]) => void
+/** Writes messages and their attachments in ONE transaction: all of them are committed, or none. Gives their content ids. */
+export type WriteMessages = (messages: IncomingMessage[]) => number[]
 
 /** A content row as bound to the INSERT: `text` may be UTF-8 bytes, which the statement casts to TEXT. */
 type ContentRow = Omit<NewMessageContent, 'text'> & { text: ParsedMessage['text'] }
@@ -111,20 +114,23 @@ export function createMessageWriter(db: Db, sqlite: SqliteHandle, limits: Writer
     db.insertInto('message_content').values({ ...sampleContent, text: sql<string | null>`CAST(${sampleContent.text} AS TEXT)` }).compile().sql,
   )
   const insertMessage = sqlite.prepare(db.insertInto('message').values(messageRow(0, 0, sample)).compile().sql)
+  const insertChecking = sqlite.prepare(db.insertInto('message_auth').values({ message_content_id: 0, status: 'checking' }).compile().sql)
   const insertAttachment = sqlite.prepare(
     db.insertInto('attachment').values(attachmentRow(0, 0, { filename: '', contentType: '', size: 0, contentId: null, isInline: false, content: Buffer.alloc(0) })).compile().sql,
   )
   return sqlite.transaction((messages: IncomingMessage[]) => {
     const full = limits.minFreeDiskBytes > 0 && freeDiskBytes(limits.databasePath) < limits.minFreeDiskBytes
     if (full) throw new StoreRefusal('storage_full', 'the disk is almost full')
-    for (const message of messages) {
+    return messages.map((message) => {
       checkQuota(message)
       const contentId = Number(insertContent.run(Object.values(contentRow(message))).lastInsertRowid)
       message.parsed.attachments.forEach((a, position) => {
         insertAttachment.run(Object.values(attachmentRow(contentId, position, a)))
       })
       for (const inboxId of message.inboxIds) insertMessage.run(Object.values(messageRow(inboxId, contentId, message)))
-    }
+      if (message.envelope) insertChecking.run(contentId, 'checking')
+      return contentId
+    })
   })
 }
 
@@ -188,7 +194,7 @@ interface Pending {
  */
 export function createMessageStore(
   write: WriteMessages,
-  options: { maxBatchMessages: number; onCommitted?: (messages: IncomingMessage[]) => void },
+  options: { maxBatchMessages: number; onCommitted?: (messages: IncomingMessage[], contentIds: number[]) => void },
 ): MessageStore {
   const queue: Pending[] = []
   let flushing: Promise<void> | null = null
@@ -201,16 +207,16 @@ export function createMessageStore(
       const batch = queue.splice(0, options.maxBatchMessages)
       try {
         const messages = batch.map((p) => p.message)
-        write(messages)
+        const contentIds = write(messages)
         for (const p of batch) p.resolve()
-        options.onCommitted?.(messages)
+        options.onCommitted?.(messages, contentIds)
       } catch (batchError) {
         for (const p of batch) {
           try {
-            if (batch.length > 1) write([p.message])
-            else throw batchError
+            if (batch.length === 1) throw batchError
+            const contentIds = write([p.message])
             p.resolve()
-            options.onCommitted?.([p.message])
+            options.onCommitted?.([p.message], contentIds)
           } catch (error) {
             p.reject(error)
           }

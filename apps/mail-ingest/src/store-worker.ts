@@ -8,16 +8,19 @@ import { createDb } from '@tempbox/db'
 import type { CommitNotice, PipelineReply, StoreRequest } from './pipeline-messages.js'
 import { createMessageStore, createMessageWriter, refusalKindOf, walBytesOf, type WriterLimits } from './store-message.js'
 import { asBuffer, signalReady } from './worker-rpc.js'
+import { sendAuthJobs } from './mail-auth/job.js'
 
 /** 16 times SQLite's default WAL size. */
 const SAFETY_CHECKPOINT_BYTES = 64 * 1024 * 1024
 
-const { databasePath, maxBatchMessages, limits, parserPorts, checkpointPort } = workerData as {
+const { databasePath, maxBatchMessages, limits, parserPorts, checkpointPort, authPort } = workerData as {
   databasePath: string
   maxBatchMessages: number
   limits: WriterLimits
   parserPorts: MessagePort[]
   checkpointPort: MessagePort
+  /** To the sender-check worker; null when the check is off. */
+  authPort: MessagePort | null
 }
 const { db, sqlite } = createDb({ path: databasePath })
 // The checkpoint worker keeps the WAL short; this only steps in should it ever fall far behind.
@@ -25,7 +28,10 @@ const { db, sqlite } = createDb({ path: databasePath })
 sqlite.pragma(`wal_autocheckpoint = ${SAFETY_CHECKPOINT_BYTES / Number(sqlite.pragma('page_size', { simple: true }))}`)
 const store = createMessageStore(createMessageWriter(db, sqlite, limits), {
   maxBatchMessages,
-  onCommitted: (messages) => checkpointPort.postMessage({ bytes: messages.reduce((sum, m) => sum + walBytesOf(m), 0) } satisfies CommitNotice),
+  onCommitted: (messages, contentIds) => {
+    checkpointPort.postMessage({ bytes: messages.reduce((sum, m) => sum + walBytesOf(m), 0) } satisfies CommitNotice)
+    if (authPort) sendAuthJobs(authPort, messages, contentIds)
+  },
 })
 
 const reply = (message: PipelineReply) => parentPort!.postMessage(message)

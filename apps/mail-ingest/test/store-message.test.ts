@@ -86,7 +86,7 @@ describe('message store', () => {
   it('commits messages that arrive together in one transaction', async () => {
     let transactions = 0
     const write = createMessageWriter(db, sqlite)
-    const store = createMessageStore((batch) => { transactions++; write(batch) }, { maxBatchMessages: 100 })
+    const store = createMessageStore((batch) => { transactions++; return write(batch) }, { maxBatchMessages: 100 })
     await Promise.all(Array.from({ length: 20 }, (_, i) => store.store(message(`m${i}`))))
     expect(transactions).toBe(1)
     expect((await db.selectFrom('message').select('id').execute()).length).toBe(20)

@@ -74,6 +74,17 @@ export interface MessageContentTable {
   html_withheld: string | null
 }
 
+/** Who really sent a message's content: SPF, DKIM, DMARC and ARC as mail-ingest checked them (see the migration). */
+export interface MessageAuthTable {
+  message_content_id: number
+  status: 'checking' | 'pass' | 'fail' | 'none' | 'unknown'
+  /** JSON of the per-mechanism results (`StoredMessageAuthDetails` in mail-ingest, `MessageAuth` in @tempbox/types). */
+  details: string | null
+  /** The Authentication-Results header value the check produced. */
+  authentication_results: string | null
+  checked_at: Millis | null
+}
+
 export interface AttachmentTable {
   id: Generated<number>
   message_content_id: number
@@ -198,6 +209,7 @@ export interface Database {
   inbox: InboxTable
   message: MessageTable
   message_content: MessageContentTable
+  message_auth: MessageAuthTable
   attachment: AttachmentTable
   user: UserTable
   contact_message: ContactMessageTable
@@ -218,6 +230,7 @@ export type MessageRow = Selectable<MessageTable>
 export type NewMessage = Insertable<MessageTable>
 export type MessageContentRow = Selectable<MessageContentTable>
 export type NewMessageContent = Insertable<MessageContentTable>
+export type MessageAuthRow = Selectable<MessageAuthTable>
 export type AttachmentRow = Selectable<AttachmentTable>
 export type NewAttachment = Insertable<AttachmentTable>
 export type UserRow = Selectable<UserTable>

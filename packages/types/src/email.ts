@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox'
+import { MessageAuth } from './message-auth.js'
 
 /** A chosen name shorter than this is refused: short names are the first ones others guess. */
 export const MIN_CHOSEN_LOCAL_PART_LENGTH = 6
@@ -146,6 +147,13 @@ export const FullMessage = Type.Object({
   headers: Type.Array(MailHeader, { description: 'Header lines in order.' }),
   attachments: Type.Array(AttachmentInfo),
   verification: Verification,
+  auth: Type.Optional(
+    Type.Union([MessageAuth, Type.Null()], {
+      description:
+        'Who really sent it (SPF, DKIM, DMARC, ARC). Always present on `GET …/messages/{id}`; null when the message was not ' +
+        'checked (older mail, or the check is turned off).',
+    }),
+  ),
 })
 export type FullMessage = Static<typeof FullMessage>
 

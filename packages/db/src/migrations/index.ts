@@ -12,6 +12,7 @@ import * as m0010 from './2026_11_23_000010_service_heartbeat.js'
 import * as m0011 from './2026_11_23_000011_webhooks.js'
 import * as m0012 from './2026_11_23_000012_inbox_quota_counters.js'
 import * as m0101 from './2026_11_24_000101_message_read_state.js'
+import * as m0201 from './2026_11_24_000201_message_auth.js'
 
 /**
  * Migrations are listed statically (not read from disk) so they survive bundling into each app.
@@ -31,6 +32,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026_11_23_000011_webhooks': m0011,
   '2026_11_23_000012_inbox_quota_counters': m0012,
   '2026_11_24_000101_message_read_state': m0101,
+  '2026_11_24_000201_message_auth': m0201,
 }
 
 export const migrationProvider: MigrationProvider = {

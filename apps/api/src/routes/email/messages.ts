@@ -2,6 +2,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { ErrorBody, FullMessage, MessageReadBody, MessageReadState } from '@tempbox/types'
 import { attachmentDisposition, emlFilename, safeContentType } from '../../services/content-disposition.js'
+import { findMessageAuth } from '../../repositories/message-auth-repository.js'
+import { toMessageAuth } from '../../services/message-auth-view.js'
 import { AttachmentParams, BinaryBody, MessageParams, addressErrors } from './schemas.js'
 
 /** One message: as JSON, as its raw source, its attachments, and deleting it. */
@@ -21,7 +23,8 @@ const messageRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const inbox = await inboxes.getInbox(request.params.address)
       reply.header('Cache-Control', 'no-store')
-      return inboxes.fullMessage(inbox, request.params.id)
+      const message = await inboxes.fullMessage(inbox, request.params.id)
+      return { ...message, auth: toMessageAuth(await findMessageAuth(app.db, inbox.id, Number(message.id))) }
     },
   )
 

@@ -1,0 +1,43 @@
+/**
+ * Worker thread that checks who really sent each committed message (SPF, DKIM, DMARC, ARC) and stores the verdict.
+ * It runs after the 250 and on its own thread, so neither DNS waits nor DKIM's hashing delay any acknowledgement.
+ * Jobs arrive on ports (from the store worker, or from the SMTP thread when it stores in process).
+ */
+import { parentPort, workerData, type MessagePort } from 'node:worker_threads'
+import { createDb } from '@tempbox/db'
+import { signalReady, asBuffer } from '../worker-rpc.js'
+import { checkMessage } from './check.js'
+import { createCachingResolver, readFixtureResolver } from './dns.js'
+import { createAuthQueue, type AuthJob } from './queue.js'
+import { createVerdictWriter } from './verdict-writer.js'
+import type { MailAuthConfig } from './config.js'
+import { STOPPED, type AuthWorkerCommand } from './protocol.js'
+
+const { databasePath, config, mta, jobPorts } = workerData as { databasePath: string; config: MailAuthConfig; mta: string; jobPorts: MessagePort[] }
+
+const { db, sqlite } = createDb({ path: databasePath })
+const writer = createVerdictWriter(db, sqlite)
+const settled = writer.settleLeftovers()
+if (settled > 0) console.log(`[mail-auth] ${settled} messages left unchecked by the last run marked unknown`)
+
+const resolver = config.dnsFixturePath
+  ? readFixtureResolver(config.dnsFixturePath)
+  : createCachingResolver({ timeoutMs: config.dnsTimeoutMs, maxEntries: config.dnsCacheEntries, ttlMs: config.dnsCacheTtlMs })
+const queue = createAuthQueue({
+  check: (job) => checkMessage(asBuffer(job.raw), job.envelope, { resolver, mta }),
+  concurrency: config.concurrency,
+  maxQueued: config.maxQueued,
+  maxQueuedBytes: config.maxQueuedBytes,
+  timeoutMs: config.timeoutMs,
+  onVerdict: writer.write,
+})
+
+for (const port of jobPorts) port.on('message', (job: AuthJob) => queue.push(job))
+parentPort!.on('message', (command: AuthWorkerCommand) => {
+  if (command.type !== 'stop') return
+  for (const port of jobPorts) port.close()
+  queue.abandon()
+  writer.flush()
+  parentPort!.postMessage(STOPPED)
+})
+signalReady()

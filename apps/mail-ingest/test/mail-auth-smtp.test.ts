@@ -1,0 +1,87 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { createDb, migrateToLatest, type Db } from '@tempbox/db'
+import nodemailer from 'nodemailer'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { loadConfig } from '../src/config.js'
+import { createSmtpServer, type IngestServer } from '../src/smtp-server.js'
+import { dmarcReject, plainMail, signingDomain, signMail } from '../../../tests/support/dkim.js'
+
+const DOMAIN = 'tempbox.test'
+const github = signingDomain('github.com')
+let dataDir: string
+let db: Db
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), 'mail-auth-smtp-'))
+  writeFileSync(join(dataDir, 'dns.json'), JSON.stringify({ ...github.zone, ...dmarcReject('github.com') }))
+  db = createDb({ path: join(dataDir, 'tempbox.sqlite') }).db
+  await migrateToLatest(db)
+})
+
+afterAll(async () => {
+  await db.destroy()
+  rmSync(dataDir, { recursive: true, force: true })
+})
+
+async function withIngest(env: Record<string, string>, run: (send: (raw: string, to: string) => Promise<void>) => Promise<void>) {
+  const config = loadConfig({
+    SMTP_PORT: '0', SMTP_CLOSE_TIMEOUT_MS: '0', DATABASE_PATH: join(dataDir, 'tempbox.sqlite'), MAIL_DOMAINS: DOMAIN, MAIL_AUTH_DNS_FIXTURE: join(dataDir, 'dns.json'), ...env,
+  })
+  const ingest: IngestServer = createSmtpServer({ ...createDb({ path: config.databasePath }), config })
+  const port = await ingest.listen()
+  const transport = nodemailer.createTransport({ host: '127.0.0.1', port, secure: false, ignoreTLS: true, name: 'mail.github.com' })
+  try {
+    await run(async (raw, to) => {
+      await transport.sendMail({ envelope: { from: 'bounce@github.com', to }, raw })
+    })
+  } finally {
+    await ingest.close()
+  }
+}
+
+async function createInbox(localPart: string): Promise<string> {
+  await db.insertInto('inbox').values({ address: `${localPart}@${DOMAIN}`, local_part: localPart, domain: DOMAIN, created_at: Date.now(), expires_at: Date.now() + 3_600_000 }).execute()
+  return `${localPart}@${DOMAIN}`
+}
+
+async function authOf(address: string) {
+  return db.selectFrom('message')
+    .innerJoin('inbox', 'inbox.id', 'message.inbox_id')
+    .leftJoin('message_auth', 'message_auth.message_content_id', 'message.message_content_id')
+    .select(['message_auth.status', 'message_auth.details', 'message_auth.authentication_results'])
+    .where('inbox.address', '=', address)
+    .executeTakeFirst()
+}
+
+describe('the sender check over SMTP', { timeout: 120_000 }, () => {
+  it('stores pass for a signed mail once checked, after the 250 (parse and store workers)', async () => {
+    const to = await createInbox('signed-mail')
+    await withIngest({}, async (send) => {
+      await send(await signMail(plainMail('GitHub <noreply@github.com>', to, 'Signed'), github), to)
+      // Acknowledged: the row exists already, checking or checked.
+      expect(['checking', 'pass']).toContain((await authOf(to))?.status)
+      await expect.poll(async () => (await authOf(to))?.status, { timeout: 15_000 }).toBe('pass')
+    })
+    const row = await authOf(to)
+    expect(JSON.parse(row!.details!)).toMatchObject({ fromDomain: 'github.com', spf: { domain: 'github.com' } })
+    expect(row!.authentication_results).toContain('smtp.helo=mail.github.com')
+  })
+
+  it('stores none for an unsigned mail when ingest parses on the SMTP thread', async () => {
+    const to = await createInbox('unsigned-mail')
+    await withIngest({ SMTP_PARSE_WORKERS: '0' }, async (send) => {
+      await send(plainMail('Someone <someone@no-policy.example>', to, 'Unsigned'), to)
+      await expect.poll(async () => (await authOf(to))?.status, { timeout: 15_000 }).toBe('none')
+    })
+  })
+
+  it('stores no verdict with MAIL_AUTH=off', async () => {
+    const to = await createInbox('unchecked-mail')
+    await withIngest({ MAIL_AUTH: 'off' }, async (send) => {
+      await send(plainMail('Someone <someone@no-policy.example>', to, 'Unchecked'), to)
+    })
+    expect(await authOf(to)).toEqual({ status: null, details: null, authentication_results: null })
+  })
+})

@@ -1,0 +1,154 @@
+import { describe, expect, it } from 'vitest'
+import { checkMessage, UNKNOWN, type AuthVerdict } from '../src/mail-auth/check.js'
+import { createCachingResolver, fixtureResolver } from '../src/mail-auth/dns.js'
+import { createAuthQueue, type AuthJob } from '../src/mail-auth/queue.js'
+import { dmarcReject, plainMail, signingDomain, signMail } from '../../../tests/support/dkim.js'
+
+const github = signingDomain('github.com')
+const attacker = signingDomain('attacker.example')
+const zone = {
+  ...github.zone,
+  ...dmarcReject('github.com'),
+  ...attacker.zone,
+  ...dmarcReject('paypal.com'),
+  'github.com': { TXT: [['v=spf1 ip4:192.0.2.10 -all']] },
+}
+const options = { resolver: fixtureResolver(zone), mta: 'tempbox.test' }
+const envelope = { ip: '192.0.2.99', helo: 'mail.example', mailFrom: 'bounce@github.com' }
+const check = async (raw: string, resolver = options.resolver) => checkMessage(Buffer.from(raw), envelope, { ...options, resolver })
+
+describe('who really sent it', () => {
+  it('verifies a message signed by the domain in its From (DKIM and DMARC pass, aligned)', async () => {
+    const verdict = await check(await signMail(plainMail('GitHub <noreply@github.com>', 'a@tempbox.test', 'Your code'), github))
+    expect(verdict.status).toBe('pass')
+    expect(verdict.details?.fromDomain).toBe('github.com')
+    expect(verdict.details?.dkim).toEqual([{ result: 'pass', domain: 'github.com', selector: 'test', aligned: true }])
+    expect(verdict.details?.dmarc).toMatchObject({ result: 'pass', domain: 'github.com' })
+    // The connecting address is not in github.com's SPF record: DKIM alone carries the verdict.
+    expect(verdict.details?.spf).toEqual({ result: 'fail', domain: 'github.com' })
+    expect(verdict.authenticationResults).toContain('dkim=pass header.i=@github.com')
+    expect(verdict.authenticationResults).toContain('dmarc=pass')
+    expect(verdict.details?.arc).toBeNull()
+  })
+
+  it('fails a message that claims a DMARC domain it is not from (signed by another domain: misaligned From)', async () => {
+    const verdict = await check(await signMail(plainMail('PayPal <service@paypal.com>', 'a@tempbox.test', 'Account locked'), attacker))
+    expect(verdict.status).toBe('fail')
+    expect(verdict.details?.fromDomain).toBe('paypal.com')
+    expect(verdict.details?.dkim).toEqual([{ result: 'pass', domain: 'attacker.example', selector: 'test', aligned: false }])
+    expect(verdict.details?.dmarc).toMatchObject({ result: 'fail', domain: 'paypal.com', policy: 'reject' })
+  })
+
+  it('fails a signature whose message was changed after signing', async () => {
+    const signed = await signMail(plainMail('GitHub <noreply@github.com>', 'a@tempbox.test', 'Your code', 'Code 123456'), github)
+    const verdict = await check(signed.replace('Code 123456', 'Code 999999'))
+    expect(verdict.status).toBe('fail')
+    // mailauth reports a body that no longer matches its hash as `neutral` (RFC 6376 allows either): not a pass.
+    expect(verdict.details?.dkim[0]?.result).toBe('neutral')
+  })
+
+  it('says nothing is proven for an unsigned mail from a domain without DMARC', async () => {
+    const verdict = await check(plainMail('Someone <someone@no-policy.example>', 'a@tempbox.test', 'Hello'))
+    expect(verdict.status).toBe('none')
+    expect(verdict.details?.dkim).toEqual([])
+    expect(verdict.details?.dmarc).toMatchObject({ result: 'none' })
+  })
+
+  it('says nothing is proven when the signer is another domain and the From domain has no DMARC record', async () => {
+    const verdict = await check(await signMail(plainMail('Shop <shop@no-policy.example>', 'a@tempbox.test', 'Order'), attacker))
+    expect(verdict.status).toBe('none')
+    expect(verdict.details?.dkim[0]).toMatchObject({ result: 'pass', aligned: false })
+  })
+
+  it('answers unknown when DNS fails rather than calling the mail bad', async () => {
+    const broken = fixtureResolver({ 'github.com': 'SERVFAIL', 'test._domainkey.github.com': 'SERVFAIL', '_dmarc.github.com': 'SERVFAIL' })
+    const verdict = await check(await signMail(plainMail('GitHub <noreply@github.com>', 'a@tempbox.test', 'Your code'), github), broken)
+    expect(verdict.status).toBe('unknown')
+    expect(verdict.details?.dkim[0]?.result).toBe('temperror')
+  })
+})
+
+describe('the DNS cache', () => {
+  it('keeps at most its cap of answers, dropping the least recently used, and asks once for names asked together', async () => {
+    const asked: string[] = []
+    const resolve = createCachingResolver({
+      timeoutMs: 100,
+      maxEntries: 2,
+      ttlMs: 60_000,
+      lookup: async (name) => {
+        asked.push(name)
+        return [[`answer for ${name}`]]
+      },
+    })
+    await Promise.all([resolve('a.example', 'TXT'), resolve('a.example', 'TXT')])
+    await resolve('b.example', 'TXT')
+    await resolve('a.example', 'TXT')
+    await resolve('c.example', 'TXT')
+    expect(resolve.size()).toBe(2)
+    await resolve('a.example', 'TXT')
+    await resolve('b.example', 'TXT')
+    expect(asked).toEqual(['a.example', 'b.example', 'c.example', 'b.example'])
+  })
+
+  it('remembers that a name does not exist, but not that DNS failed', async () => {
+    let calls = 0
+    const resolve = createCachingResolver({
+      timeoutMs: 100,
+      maxEntries: 10,
+      ttlMs: 60_000,
+      lookup: async (name) => {
+        calls++
+        throw Object.assign(new Error('x'), { code: name.startsWith('missing') ? 'ENOTFOUND' : 'ETIMEOUT' })
+      },
+    })
+    for (let i = 0; i < 2; i++) {
+      await expect(resolve('missing.example', 'TXT')).rejects.toMatchObject({ code: 'ENOTFOUND' })
+      await expect(resolve('slow.example', 'TXT')).rejects.toMatchObject({ code: 'ETIMEOUT' })
+    }
+    expect(calls).toBe(3)
+  })
+})
+
+describe('the check queue', () => {
+  const job = (contentId: number, bytes = 10): AuthJob => ({ contentId, raw: new Uint8Array(bytes), envelope })
+
+  it('answers unknown at once for messages beyond its bounds, and runs no more checks at a time than allowed', async () => {
+    const verdicts = new Map<number, AuthVerdict>()
+    const started: number[] = []
+    const finish: (() => void)[] = []
+    const queue = createAuthQueue({
+      check: (j) => {
+        started.push(j.contentId)
+        return new Promise((resolve) => finish.push(() => resolve({ status: 'pass', details: null, authenticationResults: null })))
+      },
+      concurrency: 2,
+      maxQueued: 2,
+      maxQueuedBytes: 25,
+      timeoutMs: 60_000,
+      onVerdict: (id, v) => verdicts.set(id, v),
+    })
+    for (let id = 1; id <= 5; id++) queue.push(job(id))
+    // 1 and 2 run, 3 and 4 wait, 5 finds the queue full.
+    expect(started).toEqual([1, 2])
+    expect(verdicts.get(5)).toEqual(UNKNOWN)
+    queue.push(job(6, 20))
+    expect(verdicts.get(6)).toEqual(UNKNOWN)
+    finish.shift()!()
+    await new Promise((r) => setImmediate(r))
+    expect(verdicts.get(1)?.status).toBe('pass')
+    expect(started).toEqual([1, 2, 3])
+    queue.abandon()
+    expect([2, 3, 4].map((id) => verdicts.get(id)?.status)).toEqual(['unknown', 'unknown', 'unknown'])
+  })
+
+  it('answers unknown for a check that runs past its time', async () => {
+    const verdicts = new Map<number, AuthVerdict>()
+    const queue = createAuthQueue({
+      check: () => new Promise(() => {}),
+      concurrency: 1, maxQueued: 10, maxQueuedBytes: 1000, timeoutMs: 10,
+      onVerdict: (id, v) => verdicts.set(id, v),
+    })
+    queue.push(job(1))
+    await expect.poll(() => verdicts.get(1)).toEqual(UNKNOWN)
+  })
+})
