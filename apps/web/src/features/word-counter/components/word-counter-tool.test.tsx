@@ -17,7 +17,22 @@ describe('WordCounterTool', () => {
     expect(figure('paragraphs')).toHaveTextContent('2')
     expect(figure('readingTime')).toHaveTextContent('1 min')
     expect(figure('speakingTime')).toHaveTextContent('1 min')
-    expect(screen.getByText('Flesch Reading Ease')).toBeInTheDocument()
+    // Eight words are too few to score; the averages and frequent words are still shown.
+    expect(screen.getByTestId('readability-unscored')).toHaveTextContent('This text is too short to score: reading-ease scores need at least 30 words.')
+    expect(screen.queryByText('Flesch Reading Ease')).toBeNull()
     expect(screen.getByTestId('top-words')).toHaveTextContent('eight')
+
+    fireEvent.change(screen.getByLabelText('Your text'), { target: { value: Array.from({ length: 8 }, () => 'Dr. Smith met Mr. Jones at 5 p.m. today.').join(' ') } })
+    expect(figure('sentences')).toHaveTextContent('8')
+    expect(screen.queryByTestId('readability-unscored')).toBeNull()
+    expect(screen.getByText('Flesch Reading Ease')).toBeInTheDocument()
+  })
+
+  it('says that a Chinese text gets no reading-ease score, and counts its words', () => {
+    render(<WordCounterTool />)
+    fireEvent.change(screen.getByLabelText('Your text'), { target: { value: '我们今天去北京大学。天气很好！' } })
+    expect(figure('words')).toHaveTextContent('7')
+    expect(figure('sentences')).toHaveTextContent('2')
+    expect(screen.getByTestId('readability-unscored')).toHaveTextContent('Reading-ease scores are made for English')
   })
 })

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle, Label, Textarea } from '@tempbox/ui'
 import { FileText } from 'lucide-react'
 import { useTextAnalysis } from '../hooks/use-text-analysis'
+import { MIN_WORDS_TO_SCORE } from '../lib/readability'
 import type { TextStats } from '../lib/text-stats'
 
 const STAT_KEYS: (keyof TextStats)[] = ['words', 'characters', 'charactersNoSpaces', 'paragraphs', 'sentences', 'readingTime', 'speakingTime']
@@ -54,13 +55,24 @@ export function WordCounterTool() {
           <h4 id={`${textId}-readability`} className="font-semibold">
             {t('wordCounter.readability.title')}
           </h4>
-          {readability.fleschReadingEase === null ? (
+          {readability.unscored === 'empty' ? (
             <p className="text-sm text-slate-600 dark:text-slate-300">{t('wordCounter.readability.empty')}</p>
           ) : (
             <>
+              {readability.unscored && (
+                <p className="text-sm text-slate-600 dark:text-slate-300" data-testid="readability-unscored">
+                  {readability.unscored === 'tooShort'
+                    ? t('wordCounter.readability.tooShort', { min: number.format(MIN_WORDS_TO_SCORE) })
+                    : t('wordCounter.readability.otherScript')}
+                </p>
+              )}
               <dl className="grid grid-cols-2 gap-2 text-sm sm:grid-cols-4">
-                <Figure label={t('wordCounter.readability.ease')} value={decimal.format(readability.fleschReadingEase)} hint={t(`wordCounter.readability.level.${easeLevel(readability.fleschReadingEase)}`)} stat="ease" />
-                <Figure label={t('wordCounter.readability.grade')} value={decimal.format(readability.fleschKincaidGrade ?? 0)} stat="grade" />
+                {readability.fleschReadingEase !== null && (
+                  <>
+                    <Figure label={t('wordCounter.readability.ease')} value={decimal.format(readability.fleschReadingEase)} hint={t(`wordCounter.readability.level.${easeLevel(readability.fleschReadingEase)}`)} stat="ease" />
+                    <Figure label={t('wordCounter.readability.grade')} value={decimal.format(readability.fleschKincaidGrade ?? 0)} stat="grade" />
+                  </>
+                )}
                 <Figure label={t('wordCounter.readability.sentenceLength')} value={decimal.format(readability.averageSentenceLength)} hint={t('wordCounter.readability.wordsPerSentence')} stat="sentenceLength" />
                 <Figure label={t('wordCounter.readability.wordLength')} value={decimal.format(readability.averageWordLength)} hint={t('wordCounter.readability.lettersPerWord')} stat="wordLength" />
               </dl>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { countSyllables, readability } from './readability'
+import { countSyllables, MIN_WORDS_TO_SCORE, readability } from './readability'
 
 /** Dictionary syllable counts (Merriam-Webster) of everyday English words. */
 const KNOWN: Record<string, number> = {
@@ -28,22 +28,59 @@ describe('countSyllables', () => {
   })
 })
 
+/** A text of `n` copies of one sentence. */
+const repeat = (sentence: string, n: number) => Array.from({ length: n }, () => sentence).join(' ')
+
 describe('readability', () => {
-  it('scores a very simple text as very easy', () => {
-    const r = readability('The cat sat on the mat. The dog ran to the cat.')
-    expect(r.averageSentenceLength).toBe(6)
-    expect(r.fleschReadingEase!).toBeGreaterThan(100)
-    expect(r.fleschKincaidGrade!).toBeLessThan(1)
+  it('keeps Flesch Reading Ease within 0–100 and the grade at 0 or more', () => {
+    // Unclamped: 206.835 - 1.015 × 3 - 84.6 × 1 ≈ 119 and grade ≈ -2.6.
+    const easy = readability(repeat('The cat sat.', 12))
+    expect(easy.fleschReadingEase).toBe(100)
+    expect(easy.fleschKincaidGrade).toBe(0)
+    expect(easy.unscored).toBeNull()
+    // Unclamped far below 0: one 40-word sentence of long words.
+    const hard = readability(repeat('incomprehensibility', 40))
+    expect(hard.fleschReadingEase).toBe(0)
+    expect(hard.fleschKincaidGrade!).toBeGreaterThan(0)
   })
 
   it('computes Flesch Reading Ease and Flesch–Kincaid grade by their formulas', () => {
-    // 10 words, 1 sentence, 15 syllables.
-    const text = 'Education is necessary for everybody in the family today.'
+    // 10 words a sentence, 4 sentences.
+    const text = repeat('The children were reading a simple story in the garden.', 4)
     const r = readability(text)
-    const syl = r.syllables
-    expect(r.fleschReadingEase).toBeCloseTo(206.835 - 1.015 * 9 - 84.6 * (syl / 9), 1)
-    expect(r.fleschKincaidGrade).toBeCloseTo(0.39 * 9 + 11.8 * (syl / 9) - 15.59, 1)
-    expect(r.fleschReadingEase!).toBeLessThan(60)
+    const spw = r.syllables / 40
+    expect(r.fleschReadingEase).toBeCloseTo(206.835 - 1.015 * 10 - 84.6 * spw, 1)
+    expect(r.fleschKincaidGrade).toBeCloseTo(0.39 * 10 + 11.8 * spw - 15.59, 1)
+    expect(r.fleschReadingEase!).toBeGreaterThan(0)
+    expect(r.fleschReadingEase!).toBeLessThan(100)
+  })
+
+  it('gives no score to a text too short to score, but still its averages and words', () => {
+    const r = readability('The cat sat on the mat. The dog ran to the cat.')
+    expect(r).toMatchObject({ fleschReadingEase: null, fleschKincaidGrade: null, unscored: 'tooShort', averageSentenceLength: 6 })
+    expect(r.topWords[0]).toEqual({ word: 'cat', count: 2 })
+    expect(readability(repeat('word', MIN_WORDS_TO_SCORE - 1)).unscored).toBe('tooShort')
+    expect(readability(repeat('word', MIN_WORDS_TO_SCORE)).unscored).toBeNull()
+  })
+
+  it('scores German and French text, which are written in the Latin alphabet', () => {
+    const de = readability(repeat('Der Hund läuft schnell über die grüne Wiese.', 5))
+    expect(de.unscored).toBeNull()
+    expect(de.fleschReadingEase).toBeGreaterThanOrEqual(0)
+    expect(de.fleschReadingEase).toBeLessThanOrEqual(100)
+    expect(readability(repeat("C'est l'été à Paris.", 8)).unscored).toBeNull()
+  })
+
+  it('gives no score to Chinese, Japanese, Thai or Russian text, and splits their words', () => {
+    const zh = readability(repeat('我们今天去北京大学。', 10))
+    expect(zh.unscored).toBe('script')
+    expect(zh.fleschReadingEase).toBeNull()
+    expect(zh.topWords.map((w) => w.word)).toContain('北京')
+    expect(readability(repeat('私は東京に住んでいます。', 10)).unscored).toBe('script')
+    const th = readability(repeat('ภาษาไทยเป็นภาษาที่สวยงาม', 10))
+    expect(th.unscored).toBe('script')
+    expect(th.topWords[0]).toEqual({ word: 'ภาษา', count: 20 })
+    expect(readability(repeat('Быстрая коричневая лиса прыгает.', 10)).unscored).toBe('script')
   })
 
   it('gives averages of words per sentence and letters per word', () => {
@@ -61,6 +98,6 @@ describe('readability', () => {
   })
 
   it('has no scores for text without words', () => {
-    expect(readability('   ...  ')).toMatchObject({ fleschReadingEase: null, fleschKincaidGrade: null, topWords: [], averageWordLength: 0 })
+    expect(readability('   ...  ')).toMatchObject({ fleschReadingEase: null, fleschKincaidGrade: null, unscored: 'empty', topWords: [], averageWordLength: 0 })
   })
 })

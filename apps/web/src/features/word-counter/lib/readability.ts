@@ -1,11 +1,17 @@
-import { countSentences } from './text-stats'
+import { countSentences } from './sentences'
 import { STOP_WORDS } from './stop-words'
+import { listWords } from './words'
+
+/** Why a text has no reading-ease scores: no words, too few to score, or not in the Latin alphabet. */
+export type UnscoredReason = 'empty' | 'tooShort' | 'script'
 
 export interface Readability {
-  /** Flesch Reading Ease: higher is easier (90–100 very easy, below 30 very hard). Null without words. */
+  /** Flesch Reading Ease, 0–100: higher is easier (90–100 very easy, below 30 very hard). Null when `unscored`. */
   fleschReadingEase: number | null
-  /** Flesch–Kincaid grade level (US school years). Null without words. */
+  /** Flesch–Kincaid grade level (US school years), 0 or more. Null when `unscored`. */
   fleschKincaidGrade: number | null
+  /** Why the scores are null; null when there are scores. */
+  unscored: UnscoredReason | null
   /** Words per sentence. */
   averageSentenceLength: number
   /** Letters per word. */
@@ -15,7 +21,15 @@ export interface Readability {
   topWords: { word: string; count: number }[]
 }
 
-const WORD = /[\p{L}\p{N}][\p{L}\p{M}\p{N}'’-]*/gu
+/**
+ * Fewer words give a score that swings with every word (one long word turns "easy" into "hard"); the formulas were
+ * fitted on passages of 100 words, and tools agree a text needs a few sentences' worth before a score means much.
+ */
+export const MIN_WORDS_TO_SCORE = 30
+/** Latin letters must be at least this share of the letters: the formulas count English syllables by spelling. */
+const MIN_LATIN_SHARE = 0.5
+const LATIN = /\p{Script=Latin}/gu
+const LETTERS = /\p{L}/gu
 
 /**
  * English syllables by rule: vowel groups, minus a silent final e / -es / -ed, plus a few common
@@ -42,27 +56,34 @@ export function countSyllables(rawWord: string): number {
 }
 
 export function readability(text: string): Readability {
-  const words = text.match(WORD) ?? []
+  const words = listWords(text)
   const sentences = Math.max(1, countSentences(text))
   let syllables = 0
   let letters = 0
+  let latin = 0
+  let allLetters = 0
   const counts = new Map<string, number>()
   for (const w of words) {
     syllables += countSyllables(w)
     letters += w.replace(/['’-]/g, '').length
+    latin += w.match(LATIN)?.length ?? 0
+    allLetters += w.match(LETTERS)?.length ?? 0
     const key = w.toLowerCase().replace(/’/g, "'")
     if (key.length < 2 || STOP_WORDS.has(key) || /^\d+$/.test(key)) continue
     counts.set(key, (counts.get(key) ?? 0) + 1)
   }
   const n = words.length
   if (n === 0) {
-    return { fleschReadingEase: null, fleschKincaidGrade: null, averageSentenceLength: 0, averageWordLength: 0, syllables: 0, topWords: [] }
+    return { fleschReadingEase: null, fleschKincaidGrade: null, unscored: 'empty', averageSentenceLength: 0, averageWordLength: 0, syllables: 0, topWords: [] }
   }
   const wps = n / sentences
   const spw = syllables / n
+  const unscored: UnscoredReason | null = latin < allLetters * MIN_LATIN_SHARE ? 'script' : n < MIN_WORDS_TO_SCORE ? 'tooShort' : null
   return {
-    fleschReadingEase: round1(206.835 - 1.015 * wps - 84.6 * spw),
-    fleschKincaidGrade: round1(0.39 * wps + 11.8 * spw - 15.59),
+    // Clamped: beyond 0–100 (or under grade 0) the formulas give numbers no scale gives a meaning to.
+    fleschReadingEase: unscored ? null : round1(clamp(206.835 - 1.015 * wps - 84.6 * spw, 0, 100)),
+    fleschKincaidGrade: unscored ? null : round1(Math.max(0, 0.39 * wps + 11.8 * spw - 15.59)),
+    unscored,
     averageSentenceLength: round1(wps),
     averageWordLength: round1(letters / n),
     syllables,
@@ -71,6 +92,10 @@ export function readability(text: string): Readability {
       .slice(0, 10)
       .map(([word, count]) => ({ word, count })),
   }
+}
+
+function clamp(x: number, min: number, max: number): number {
+  return Math.min(max, Math.max(min, x))
 }
 
 function round1(x: number): number {

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { countCharacters, countCharactersNoSpaces, countParagraphs, countSentences, countWords, textStats } from './text-stats'
+import { countSentences } from './sentences'
+import { countCharacters, countCharactersNoSpaces, countParagraphs, textStats } from './text-stats'
+import { countWords } from './words'
 
 describe('textStats (spec §5)', () => {
   it('gives zero for empty text', () => {
@@ -38,6 +40,12 @@ describe('textStats (spec §5)', () => {
     expect(countParagraphs('One\n\nTwo')).toBe(2)
     expect(countParagraphs('One\n\n\n\n\nTwo\n \n\t\nThree')).toBe(3)
     expect(countParagraphs('\n\n  Leading and trailing  \n\n\n')).toBe(1)
+  })
+
+  it('counts words and sentences of Chinese, Japanese and Thai text', () => {
+    expect(textStats('我们今天去北京大学。天气很好！')).toMatchObject({ words: 7, sentences: 2, characters: 15 })
+    expect(textStats('私は東京に住んでいます。')).toMatchObject({ sentences: 1 })
+    expect(textStats('ภาษาไทยเป็นภาษาที่สวยงาม')).toMatchObject({ words: 6, sentences: 1, readingTime: 1 })
   })
 
   it('splits sentences on . ! ?', () => {

@@ -1,3 +1,6 @@
+import { countSentences } from './sentences'
+import { countWords } from './words'
+
 /** Text stats of spec §3/§5: words, characters, paragraphs, sentences, reading and speaking time. */
 export interface TextStats {
   words: number
@@ -22,18 +25,6 @@ export function normaliseNewlines(text: string): string {
   return text.includes('\r') ? text.replace(/\r\n?/g, '\n') : text
 }
 
-/** Words are runs of non-whitespace (spec §5). */
-export function countWords(text: string): number {
-  let count = 0
-  let inWord = false
-  for (let i = 0; i < text.length; i++) {
-    const space = isSpace(text.charCodeAt(i))
-    if (!space && !inWord) count++
-    inWord = !space
-  }
-  return count
-}
-
 /** Characters as a person counts them: one per code point (an emoji is one), line ends as one. */
 export function countCharacters(text: string): number {
   const t = normaliseNewlines(text)
@@ -54,14 +45,6 @@ export function countParagraphs(text: string): number {
   return normaliseNewlines(text).split(/\n[^\S\n]*\n\s*/).filter((p) => p.trim() !== '').length
 }
 
-/**
- * Sentences end at `.`, `!` or `?` (spec §5). A run such as `...` or `?!` ends one sentence, and a last
- * sentence without its full stop still counts.
- */
-export function countSentences(text: string): number {
-  return text.split(/[.!?]+/).filter((s) => /[^\s.!?]/.test(s) && /[\p{L}\p{N}]/u.test(s)).length
-}
-
 export function textStats(text: string): TextStats {
   const words = countWords(text)
   return {
@@ -73,11 +56,4 @@ export function textStats(text: string): TextStats {
     readingTime: Math.ceil(words / READING_WORDS_PER_MINUTE),
     speakingTime: Math.ceil(words / SPEAKING_WORDS_PER_MINUTE),
   }
-}
-
-function isSpace(c: number): boolean {
-  // ASCII whitespace first (the common case), then the Unicode spaces \s also matches.
-  if (c === 32 || (c >= 9 && c <= 13)) return true
-  if (c < 128) return false
-  return c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff
 }
