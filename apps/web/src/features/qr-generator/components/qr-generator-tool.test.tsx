@@ -1,5 +1,5 @@
 import '../../../lib/i18n'
-import { render, screen } from '@testing-library/react'
+import { fireEvent, render, screen, waitFor } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { dismissToast, Toaster } from '@tempbox/ui'
 import { beforeEach, describe, expect, it } from 'vitest'
@@ -46,5 +46,19 @@ describe('QrGeneratorTool', () => {
     expect(img).toHaveAttribute('width', '200')
     expect(await screen.findByText('URL Formatted')).toBeInTheDocument()
     expect(screen.getByLabelText('Text or URL')).toHaveValue('https://example.org')
+  })
+
+  it('refuses text too long for a QR code with its limit, and drops the code shown before', async () => {
+    const user = renderTool()
+    const input = screen.getByLabelText('Text or URL')
+    await user.type(input, 'hello{Enter}')
+    expect(await screen.findByRole('img', { name: 'QR code for hello' })).toBeInTheDocument()
+
+    fireEvent.change(input, { target: { value: 'é'.repeat(1_500) } })
+    await user.click(screen.getByRole('button', { name: 'Generate' }))
+    await waitFor(() => expect(input).toHaveAccessibleDescription('Too long for a QR code: at most 2,953 bytes, and this text has 3,000.'))
+    expect(screen.queryByRole('img')).toBeNull()
+    await user.click(screen.getByRole('button', { name: 'Download' }))
+    expect(await screen.findByText('Please generate a QR code first.')).toBeInTheDocument()
   })
 })

@@ -1,17 +1,27 @@
 import { useId, useState, type FormEvent } from 'react'
 import { useTranslation } from 'react-i18next'
-import { Button, Card, CardContent, CardDescription, CardHeader, CardTitle, Input, Label, useToast } from '@tempbox/ui'
+import { Button, Card, CardContent, CardDescription, CardHeader, CardTitle, FieldError, Input, Label, useToast } from '@tempbox/ui'
 import { Copy, Download, QrCode } from 'lucide-react'
-import { dataUrlToBlob, makeQrDataUrl, prepareQrText, QR_FILE_NAME, QR_SIZE } from '../lib/qr'
+import { dataUrlToBlob, makeQrDataUrl, prepareQrText, QR_FILE_NAME, QR_MAX_BYTES, QR_SIZE, qrByteLength } from '../lib/qr'
 
 /** QR code card (spec §2, §5): made in the browser with the `qrcode` package, nothing typed is sent anywhere. */
 export function QrGeneratorTool() {
-  const { t } = useTranslation('tools')
+  const { t, i18n } = useTranslation('tools')
   const { toast } = useToast()
   const inputId = useId()
   const [text, setText] = useState('')
   const [qr, setQr] = useState<{ value: string; dataUrl: string } | null>(null)
   const [busy, setBusy] = useState(false)
+  /** Why the last Generate failed, at the field until the text changes. */
+  const [fieldError, setFieldError] = useState<string | null>(null)
+  const errorId = `${inputId}-error`
+
+  /** A failure also drops the code shown before, so nobody downloads or copies a code of other text. */
+  function fail(message: string) {
+    setQr(null)
+    setFieldError(message)
+    toast({ title: t('qr.errorTitle'), description: message, variant: 'destructive' })
+  }
 
   async function generate(event?: FormEvent) {
     event?.preventDefault()
@@ -20,6 +30,13 @@ export function QrGeneratorTool() {
       return
     }
     const { value, formatted } = prepareQrText(text)
+    const bytes = qrByteLength(value)
+    if (bytes > QR_MAX_BYTES) {
+      const number = new Intl.NumberFormat(i18n.language)
+      fail(t('qr.tooLong', { max: number.format(QR_MAX_BYTES), bytes: number.format(bytes) }))
+      return
+    }
+    setFieldError(null)
     setBusy(true)
     try {
       const dataUrl = await makeQrDataUrl(value)
@@ -29,7 +46,7 @@ export function QrGeneratorTool() {
         toast({ title: t('qr.urlFormatted'), description: t('qr.urlFormattedText', { url: value }) })
       }
     } catch {
-      toast({ title: t('qr.errorTitle'), description: t('qr.generateFailed'), variant: 'destructive' })
+      fail(t('qr.generateFailed'))
     } finally {
       setBusy(false)
     }
@@ -88,12 +105,24 @@ export function QrGeneratorTool() {
         <form onSubmit={generate} className="flex flex-col gap-2">
           <Label htmlFor={inputId}>{t('qr.textLabel')}</Label>
           <div className="flex flex-col gap-2 sm:flex-row">
-            <Input id={inputId} value={text} onChange={(e) => setText(e.target.value)} placeholder={t('qr.placeholder')} autoComplete="off" />
+            <Input
+              id={inputId}
+              value={text}
+              onChange={(e) => {
+                setText(e.target.value)
+                setFieldError(null)
+              }}
+              placeholder={t('qr.placeholder')}
+              autoComplete="off"
+              aria-invalid={fieldError ? true : undefined}
+              aria-describedby={fieldError ? errorId : undefined}
+            />
             <Button type="submit" disabled={text === '' || busy}>
               <QrCode aria-hidden />
               {busy ? t('qr.generating') : t('qr.generate')}
             </Button>
           </div>
+          {fieldError && <FieldError id={errorId}>{fieldError}</FieldError>}
         </form>
         <div className="flex flex-col items-center gap-3">
           {qr ? (

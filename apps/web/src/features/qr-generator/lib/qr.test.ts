@@ -1,7 +1,7 @@
 import jsQR from 'jsqr'
 import { PNG } from 'pngjs'
 import { describe, expect, it } from 'vitest'
-import { makeQrDataUrl, prepareQrText, QR_SIZE } from './qr'
+import { makeQrDataUrl, prepareQrText, QR_MAX_BYTES, QR_SIZE, qrByteLength } from './qr'
 
 function decode(dataUrl: string): { text: string | undefined; width: number; height: number } {
   const png = PNG.sync.read(Buffer.from(dataUrl.split(',')[1]!, 'base64'))
@@ -16,8 +16,9 @@ describe('QR round trip (generate the PNG, decode it back)', () => {
     ['non-Latin text', 'Привет, мир · 你好世界 · مرحبا بالعالم · こんにちは'],
   ])('%s', async (_label, text) => {
     const decoded = decode(await makeQrDataUrl(text))
-    expect(decoded.width).toBe(QR_SIZE)
-    expect(decoded.height).toBe(QR_SIZE)
+    // At least 200 pixels a side, a whole number of pixels per module (shown at 200×200).
+    expect(decoded.width).toBeGreaterThanOrEqual(QR_SIZE)
+    expect(decoded.height).toBe(decoded.width)
     expect(decoded.text).toBe(text)
   })
 })
@@ -35,4 +36,19 @@ describe('prepareQrText', () => {
     expect(prepareQrText('mailto:a@example.com')).toEqual({ value: 'mailto:a@example.com', formatted: false })
     expect(prepareQrText('3.14')).toEqual({ value: '3.14', formatted: false })
   })
+})
+
+describe('QR capacity (level L)', () => {
+  it('measures text in UTF-8 bytes', () => {
+    expect(qrByteLength('abc')).toBe(3)
+    expect(qrByteLength('é')).toBe(2)
+    expect(qrByteLength('你好')).toBe(6)
+    expect(qrByteLength('👋')).toBe(4)
+  })
+
+  it('fits text of exactly the limit, and the library refuses one byte more', async () => {
+    const atLimit = 'x'.repeat(QR_MAX_BYTES)
+    expect(decode(await makeQrDataUrl(atLimit)).text).toBe(atLimit)
+    await expect(makeQrDataUrl(`${atLimit}x`)).rejects.toThrow()
+  }, 30_000)
 })
