@@ -1,7 +1,11 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client'
 
-/** Why a recipient (at RCPT) or a message (at DATA) was refused. Never the address or the client's IP. */
+/**
+ * Why a connection (at connect), a recipient (at RCPT) or a message (at DATA) was refused. Never the address or the
+ * client's IP.
+ */
 export type RefusalReason =
+  | 'too_many_connections'
   | 'relay_denied' | 'unknown_recipient' | 'too_many_recipients' | 'lookup_failed' | 'too_big' | 'store_failed'
   | 'mailbox_full' | 'some_mailboxes_full' | 'storage_full' | 'busy'
 
@@ -38,7 +42,7 @@ export function createIngestMetrics(queueDepth: () => number): IngestMetrics {
     accepted: new Counter({ name: 'tempbox_smtp_messages_accepted_total', help: 'Messages answered 250 (stored)', registers: [registry] }),
     refused: new Counter({
       name: 'tempbox_smtp_refused_total',
-      help: 'Recipients refused at RCPT and messages refused at DATA, by reason',
+      help: 'Connections refused at connect, recipients at RCPT and messages at DATA, by reason',
       labelNames: ['reason'],
       registers: [registry],
     }),

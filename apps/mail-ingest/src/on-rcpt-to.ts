@@ -93,6 +93,7 @@ export function createOnRcptTo(
     }
     const full = storage.refusal()
     if (full) {
+      refused('storage_full')
       callback(full)
       return
     }

@@ -5,7 +5,7 @@ import type { Config } from './config.js'
 import { createOnData } from './on-data.js'
 import { createInboxLookup, createOnRcptTo } from './on-rcpt-to.js'
 import { createIngestPipeline } from './ingest-pipeline.js'
-import { createIngestMetrics, type IngestMetrics } from './metrics.js'
+import { createIngestMetrics, type IngestMetrics, type RefusalReason } from './metrics.js'
 import type { SqliteHandle } from './store-message.js'
 import { createClientLimits } from './client-limits.js'
 import { createInflightBudget } from './inflight-budget.js'
@@ -45,7 +45,12 @@ export function createSmtpServer({ db, sqlite, config }: { db: Db; sqlite: Sqlit
     socketTimeout: config.socketTimeoutMs,
     closeTimeout: config.closeTimeoutMs,
     logger: false,
-    onConnect: clients.onConnect,
+    // A client over its share is refused before any SMTP command: counted here, as no later handler sees it.
+    onConnect: (session, callback) =>
+      clients.onConnect(session, (error) => {
+        if (error) metrics.refused.inc({ reason: 'too_many_connections' satisfies RefusalReason })
+        callback(error)
+      }),
     onClose: clients.onClose,
     onRcptTo: createOnRcptTo(config, createInboxLookup(db, config.inboxCacheMs), clients, createStorageGuard(config, sqlite), (reason) => metrics.refused.inc({ reason })),
     onData: createOnData(config, pipeline, metrics, createInflightBudget(config.maxInflightBytes)),

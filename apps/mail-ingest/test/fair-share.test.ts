@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { createDb, migrateToLatest, type Db } from '@tempbox/db'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { loadConfig } from '../src/config.js'
+import type { RefusalReason } from '../src/metrics.js'
 import { createSmtpServer, type IngestServer } from '../src/smtp-server.js'
 import { databaseBytes } from '../src/storage-guard.js'
 import { rawSession } from '../../../tests/support/smtp-session.js'
@@ -43,6 +44,13 @@ async function startServer(env: Record<string, string>): Promise<number> {
   return ingest.listen()
 }
 
+/** The test's server's count of refusals for one reason (tempbox_smtp_refused_total), 0 before the first. */
+async function refusals(reason: RefusalReason): Promise<number> {
+  const series = `tempbox_smtp_refused_total{reason="${reason}"} `
+  const line = (await servers[0]!.ingest.metrics.registry.metrics()).split('\n').find((l) => l.startsWith(series))
+  return line ? Number(line.slice(series.length)) : 0
+}
+
 let inboxes = 0
 async function createInbox(): Promise<string> {
   const localPart = `box${++inboxes}`
@@ -78,6 +86,8 @@ describe('per-client sessions', () => {
     const third = rawSession(port)
     expect(await third.reply()).toMatch(/^421 4\.7\.0 Too many connections from your network/)
     await third.closed
+    // Counted for operators like refusals at RCPT and DATA, though no SMTP command was ever read.
+    expect(await refusals('too_many_connections')).toBe(1)
     first.socket.end('QUIT\r\n')
     await first.closed
     await expect.poll(async () => {
@@ -136,6 +146,7 @@ describe('per-inbox quotas', () => {
       expect(await s.command('MAIL FROM:<sender@example.test>')).toMatch(/^250 /)
     }
     expect(await s.command(`RCPT TO:<${to}>`)).toBe('452 4.2.2 Mailbox full, try again later')
+    expect(await refusals('mailbox_full')).toBe(1)
     await db.deleteFrom('message').where('subject', '=', 'one').execute()
     expect(await s.command(`RCPT TO:<${to}>`)).toMatch(/^250 /)
     expect(await data(s, 'three')).toMatch(/^250 /)
@@ -175,6 +186,7 @@ describe('the whole store', () => {
     const to = await createInbox()
     const s = await session(port)
     expect(await s.command(`RCPT TO:<${to}>`)).toMatch(/^452 4\.3\.1 Insufficient system storage \(the disk is almost full\)/)
+    expect(await refusals('storage_full')).toBe(1)
   })
 
   it('answers 452 4.3.1 at DATA rather than grow the database past MAX_DATABASE_BYTES, then at RCPT; reads go on', async () => {
