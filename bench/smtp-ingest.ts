@@ -343,6 +343,15 @@ function machine(): string {
   return `${cores} cores (nproc), ${cpu}, Node ${process.version}, ${process.platform}`
 }
 
+/** Whether other work was queueing for the same cores while the runs started, from the load averages sampled. */
+function noiseNote(loads: number[]): string {
+  const cores = cpus().length
+  const busy = loads.filter((l) => l > cores).length
+  if (busy === 0) return ` (at most the ${cores} cores)`
+  const when = busy === loads.length ? 'at the start of every run' : `at the start of ${busy} of ${loads.length} runs`
+  return ` — above the ${cores} cores ${when}, so other work was queueing for the same cores: **these figures are noisy**; compare the two targets within a pair, not with runs on a quieter machine`
+}
+
 /** The command as run, with the settings that change what it measures. */
 function commandLine(): string {
   const settings = ['BENCH_SCALE', 'BENCH_REPEATS', 'BENCH_ONLY', 'BENCH_SKIP_MAILDEV', 'BENCH_INGEST_ROOT']
@@ -354,7 +363,7 @@ function commandLine(): string {
 function renderSection(results: Result[], targets: string[], started: Date, finished: Date): string {
   const loads = results.map((r) => r.load1)
   const lines = [
-    `Run ${started.toISOString().replace(/\.\d+Z$/, 'Z')} to ${finished.toISOString().slice(11, 19)} UTC on ${machine()}; 1-minute load average ${fmt(Math.min(...loads), 1)}–${fmt(Math.max(...loads), 1)} at the starts of the runs (other work shares these cores when it is above 0). Load generator (bench/lib/smtp-client.ts, raw SMTP with PIPELINING) on the same machine.`,
+    `Run ${started.toISOString().replace(/\.\d+Z$/, 'Z')} to ${finished.toISOString().slice(11, 19)} UTC on ${machine()}; 1-minute load average ${fmt(Math.min(...loads), 1)}–${fmt(Math.max(...loads), 1)} at the starts of the runs${noiseNote(loads)}. Load generator (bench/lib/smtp-client.ts, raw SMTP with PIPELINING) on the same machine.`,
     `Command: \`${commandLine()}\`. Each target gets a 4-connection warm-up; then, scenario by scenario, ${targets.join(' and ')} take turns, ${REPEATS} run${REPEATS > 1 ? 's' : ''} each. Messages rotate over ${INBOX_COUNT} inboxes. The corpus scenario sends the ${CORPUS.length} messages of tests/fixtures/real-mail in turn (mixed sizes, HTML, attachments, charsets, bare LF turned into CRLF as SMTP carries it).`,
     'Each cell is the median of the runs with the range in brackets. Latency is from MAIL FROM to the final 250 (for Tempbox: after the SQLite commit). "cpu/msg" is the server process\'s user+system CPU per acknowledged message. After each run every acknowledged message is read back and compared byte for byte with what was sent (Tempbox: the source rebuilt from its database file; MailDev: its .eml download): "lost" were acknowledged and not found, "differ" were found with other bytes.',
     '',
