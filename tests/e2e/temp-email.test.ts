@@ -17,7 +17,9 @@ let imageHits = 0
 const imagePaths: string[] = []
 
 beforeAll(async () => {
-  stack = await startStack({ withWeb: true })
+  // Every test here opens its own address from the one client 127.0.0.1; the 5-active limit
+  // (tested in addresses.test.ts) would refuse the sixth.
+  stack = await startStack({ withWeb: true, env: { MAX_ACTIVE_ADDRESSES_PER_IP: '50' } })
   browser = await launchBrowser()
   imagePort = await freePort()
   imageServer = createServer((req, res) => {
