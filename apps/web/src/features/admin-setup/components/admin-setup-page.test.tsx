@@ -108,6 +108,8 @@ describe('AdminSetupPage', () => {
     expect(screen.queryByTestId('setup-key')).toBeNull()
     expect(screen.getByRole('note')).toHaveTextContent('Sign in first')
     expect(screen.getByRole('button', { name: 'Copy' })).toBeDisabled()
+    expect(screen.queryByText(/shown above/)).toBeNull()
+    expect(screen.getByText(/from the server log/)).toBeInTheDocument()
   })
 
   it('says setup is complete and shows no key once an owner exists', async () => {
@@ -116,5 +118,7 @@ describe('AdminSetupPage', () => {
     expect(await screen.findByRole('heading', { name: 'Setup is complete' })).toBeInTheDocument()
     expect(screen.queryByTestId('setup-key')).toBeNull()
     expect(screen.getAllByRole('link', { name: 'Go to Analytics' })[0]).toHaveAttribute('href', '/analytics')
+    expect(screen.queryByText(/shown above/)).toBeNull()
+    expect(screen.getByText(/which this page shows only while setup is open/)).toBeInTheDocument()
   })
 })

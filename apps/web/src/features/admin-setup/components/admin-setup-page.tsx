@@ -156,7 +156,8 @@ export function AdminSetupPage() {
         <CardContent>
           <ol className="list-decimal space-y-2 ps-5 text-sm">
             <li>{t('steps.one')}</li>
-            <li>{t('steps.two')}</li>
+            {/* "The key shown above" only while it is shown: after setup, or with the key in the log, it is not. */}
+            <li>{closed || done ? t('steps.twoClosed') : keyInLog ? t('steps.twoFromLog') : t('steps.two')}</li>
             <li>{t('steps.three')}</li>
             <li>{t('steps.four')}</li>
           </ol>

@@ -93,6 +93,14 @@ export function ApiKeysDialog({ triggerClassName }: { triggerClassName?: string 
           <DialogTitle>{t('apiKeys.title')}</DialogTitle>
           <DialogDescription>{t('apiKeys.description')}</DialogDescription>
         </DialogHeader>
+        <section aria-labelledby="own-api-title" className="rounded-lg border border-blue-200 bg-blue-50 p-4 dark:border-blue-900 dark:bg-blue-950">
+          <h3 id="own-api-title" className="text-base font-semibold">{t('apiKeys.ownTitle')}</h3>
+          <p className="mt-1 text-sm text-slate-700 dark:text-slate-300">{t('apiKeys.ownText')}</p>
+          {/* Served by our own api (Swagger UI), not a route of this app: a plain link, same tab. */}
+          <a className="mt-2 inline-block text-sm font-medium text-blue-700 underline-offset-4 hover:underline dark:text-blue-400" href="/api/docs">
+            {t('apiKeys.ownLink')}
+          </a>
+        </section>
         <ul className="space-y-3">
           {PUBLIC_APIS.map((api) => (
             <ApiEntry key={api.id} api={api} />
