@@ -16,8 +16,14 @@ export function attachmentUrl(address: string, id: string, index: number): strin
 
 /** The full message (text, sanitized html, headers, attachments), fetched when a message is expanded. */
 export function useMessage(address: string, id: string) {
-  return useSWR<FullMessage>(messageUrl(address, id), (url: string) => apiJson<FullMessage>('GET', url))
+  return useSWR<FullMessage>(messageUrl(address, id), (url: string) => apiJson<FullMessage>('GET', url), {
+    // The sender check finishes a moment after the message arrives: ask again until it has.
+    refreshInterval: (message) => (message?.auth?.status === 'checking' ? SENDER_CHECK_POLL_MS : 0),
+  })
 }
+
+/** The check usually takes well under a second; DNS timeouts can make it a few. */
+const SENDER_CHECK_POLL_MS = 1500
 
 /** `init.keepalive` lets a deletion sent as the page goes away still reach the server. */
 export async function deleteMessage(address: string, id: string, init?: RequestInit): Promise<void> {

@@ -6,6 +6,7 @@ import { rawUrl, useMessage } from '../api/message'
 import { AttachmentList } from './attachment-list'
 import { MailFrame } from './mail-frame'
 import { PlainText } from './plain-text'
+import { SenderCheck } from './sender-check'
 
 const button = buttonVariants({ variant: 'outline', size: 'sm' })
 
@@ -79,6 +80,7 @@ export function MessageViewer({ address, id, onClose, onDelete }: MessageViewerP
             <time dateTime={date.toISOString()}>{new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' }).format(date)}</time>
           </dd>
         </dl>
+        <SenderCheck auth={message.auth} />
       </header>
 
       {canToggle && (
