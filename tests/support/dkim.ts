@@ -23,8 +23,11 @@ export function signingDomain(domain: string, selector = 'test'): SigningDomain 
 
 /** The message with a DKIM-Signature of `signer` prepended. */
 export async function signMail(raw: string, signer: SigningDomain): Promise<string> {
-  const { signatures, errors } = await dkimSign(raw, { signingDomain: signer.domain, selector: signer.selector, privateKey: signer.privateKey })
+  const key = { signingDomain: signer.domain, selector: signer.selector, privateKey: signer.privateKey }
+  // mailauth signs only what is listed in signatureData (its types mark the top-level fields required, and ignore them).
+  const { signatures, errors } = await dkimSign(raw, { ...key, signatureData: [key] })
   if (errors.length > 0) throw new Error(`signing failed: ${JSON.stringify(errors)}`)
+  if (!signatures) throw new Error('signing produced no signature')
   return signatures + raw
 }
 
