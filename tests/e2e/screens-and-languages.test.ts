@@ -113,3 +113,86 @@ describe('mail on a phone', () => {
     await page.context().close()
   })
 })
+
+describe('right to left', () => {
+  it('shows an English mail in the Arabic UI from the start of its subject, each sender text in its own direction', async () => {
+    const page = await openPage({ width: 375, language: 'ar' })
+    expect(await page.evaluate(() => document.documentElement.dir)).toBe('rtl')
+    const address = await generate(page, 'إنشاء بريد')
+    const subject = 'Your Acme verification code is 482913: please confirm your new account today'
+    await send(address, { subject, text: 'Your code is 482913.' })
+    const tool = page.locator('#temp-email')
+    const row = tool.getByTestId('inbox-message').first()
+    await row.waitFor()
+    const shown = row.locator('span[dir="auto"]', { hasText: 'Your Acme verification' })
+    // Its own direction (left to right) although the page is right to left, so the cut falls at its end.
+    expect(await shown.evaluate((el) => getComputedStyle(el).direction)).toBe('ltr')
+    const start = await shown.evaluate((el) => {
+      const text = [...el.childNodes].find((n) => n.nodeType === Node.TEXT_NODE)!
+      const range = document.createRange()
+      range.setStart(text, 0)
+      range.setEnd(text, 4)
+      const first = range.getBoundingClientRect()
+      const box = el.getBoundingClientRect()
+      return { firstLeft: first.left, firstRight: first.right, boxLeft: box.left, boxRight: box.right, cut: el.scrollWidth > el.clientWidth }
+    })
+    // At 375 px the subject is too long for its line: cut, but its first word is in view.
+    expect(start.cut).toBe(true)
+    expect(start.firstLeft).toBeGreaterThanOrEqual(start.boxLeft - 1)
+    expect(start.firstRight).toBeLessThanOrEqual(start.boxRight + 1)
+    // The sender's name reads in its own direction too.
+    expect(await row.locator('span[dir="auto"]', { hasText: 'Acme Billing' }).count()).toBe(1)
+    await page.context().close()
+  })
+})
+
+describe('errors where they happen, and the keyboard', () => {
+  /** The text of the elements `aria-describedby` names: what a screen reader says with the field. */
+  const description = (locator: ReturnType<Page['locator']>) =>
+    locator.evaluate((el) => (el.getAttribute('aria-describedby') ?? '').split(' ').map((id) => document.getElementById(id)?.textContent ?? '').join(' ').trim())
+
+  it('shows a refused sign-in at the fields, not only in a toast', async () => {
+    const page = await openPage()
+    await page.getByRole('banner').getByRole('button', { name: 'Sign In' }).click()
+    const dialog = page.getByRole('dialog')
+    await dialog.getByLabel('Email').fill('nobody@example.com')
+    await dialog.getByLabel('Password').fill('wrong-password')
+    await dialog.getByRole('button', { name: 'Sign In' }).click()
+    const password = dialog.getByLabel('Password')
+    await expect.poll(() => password.getAttribute('aria-invalid')).toBe('true')
+    expect(await description(password)).toBe('Invalid email or password')
+    expect(await description(dialog.getByLabel('Email'))).toBe('Invalid email or password')
+    // Editing a field takes the error away: it was about what was sent.
+    await password.fill('another-try')
+    expect(await password.getAttribute('aria-invalid')).toBeNull()
+    await page.context().close()
+  })
+
+  it('closes an expanded message with Escape and puts focus back on its row', async () => {
+    const page = await openPage()
+    const address = await generate(page)
+    await send(address, { subject: 'Press Escape', text: 'Closing with the keyboard.' })
+    const tool = page.locator('#temp-email')
+    const row = tool.getByRole('button', { name: /Press Escape/ })
+    await row.click()
+    await expect.poll(() => row.getAttribute('aria-expanded')).toBe('true')
+    await page.keyboard.press('Escape')
+    await expect.poll(() => row.getAttribute('aria-expanded')).toBe('false')
+    await expect.poll(() => row.evaluate((el) => el === document.activeElement)).toBe(true)
+    await page.context().close()
+  })
+
+  it('keeps the account dialog inside a 375-px screen', async () => {
+    const page = await openPage({ width: 375 })
+    await page.getByRole('banner').getByRole('button', { name: 'Sign In' }).click()
+    const dialog = page.getByRole('dialog')
+    await dialog.getByRole('tab', { name: 'Create Account' }).click()
+    await dialog.getByLabel('Password').waitFor()
+    const box = (await dialog.boundingBox())!
+    expect(box.x).toBeGreaterThanOrEqual(0)
+    expect(box.x + box.width).toBeLessThanOrEqual(375)
+    expect(await dialog.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true)
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375)
+    await page.context().close()
+  })
+})
