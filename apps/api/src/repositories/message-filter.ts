@@ -1,3 +1,4 @@
+import type { createDb } from '@tempbox/db'
 import { sql, type Expression, type SqlBool } from 'kysely'
 
 /** One condition on a message; all of a filter's conditions apply (AND). Text matches are case-insensitive substrings. */
@@ -13,7 +14,22 @@ export function containsPattern(value: string): string {
   return `${out}%`
 }
 
-const like = (column: Expression<unknown>, value: string) => sql<SqlBool>`${column} like ${containsPattern(value)} escape '\\'`
+/**
+ * SQLite's LIKE folds case for ASCII only, so a word with any other letter ("Über", "É") is matched on both sides
+ * lower-cased by JavaScript's Unicode rules instead. That is a function call per row, so only for such words; ASCII
+ * words keep LIKE. Either way the scan is one inbox's, which its quota bounds.
+ */
+const UNICODE_LOWER = 'tempbox_lower'
+const NON_ASCII = /[^\x00-\x7f]/
+
+export function registerTextFunctions(sqlite: ReturnType<typeof createDb>['sqlite']): void {
+  sqlite.function(UNICODE_LOWER, { deterministic: true }, (value: unknown) => (typeof value === 'string' ? value.toLowerCase() : value))
+}
+
+const like = (column: Expression<unknown>, value: string) =>
+  NON_ASCII.test(value)
+    ? sql<SqlBool>`instr(${sql.raw(UNICODE_LOWER)}(${column}), ${value.toLowerCase()}) > 0`
+    : sql<SqlBool>`${column} like ${containsPattern(value)} escape '\\'`
 
 // Stored columns only: the text part, or the HTML's text rendering derived at ingest; never a body parsed per request.
 const TEXT = sql`coalesce(message_content.text, message_content.html_text, '')`
