@@ -5,12 +5,13 @@ import { ContactForm } from '../../features/contact/components/contact-form'
 import { PageHero } from '../../features/site/components/page-hero'
 import { SectionHeading } from '../../features/site/components/section-heading'
 import { usePageMeta } from '../../features/site/hooks/use-page-meta'
-import { SUPPORT_EMAIL } from '../../features/site/lib/site-config'
+import { useSiteEmails } from '../../features/site/hooks/use-site-emails'
 
 const FAQS = ['lifetime', 'free', 'privacy', 'send', 'languages'] as const
 
 export function ContactRoute() {
   const { t } = useTranslation('pages')
+  const { support } = useSiteEmails()
   usePageMeta('contact')
   return (
     <>
@@ -32,7 +33,7 @@ export function ContactRoute() {
                 <CardTitle>{t('contact.info.title')}</CardTitle>
               </CardHeader>
               <CardContent className="space-y-3 text-sm">
-                <p className="flex items-center gap-2"><Mail aria-hidden="true" className="size-4 text-blue-700 dark:text-blue-400" /><a className="text-blue-700 underline-offset-4 hover:underline dark:text-blue-400" href={`mailto:${SUPPORT_EMAIL}`}>{SUPPORT_EMAIL}</a></p>
+                <p className="flex items-center gap-2"><Mail aria-hidden="true" className="size-4 text-blue-700 dark:text-blue-400" />{support && <a className="text-blue-700 underline-offset-4 hover:underline dark:text-blue-400" href={`mailto:${support}`}>{support}</a>}</p>
                 <p className="flex items-center gap-2"><MapPin aria-hidden="true" className="size-4 text-blue-700 dark:text-blue-400" />{t('contact.info.location')}</p>
                 <p className="flex items-center gap-2"><Users aria-hidden="true" className="size-4 text-blue-700 dark:text-blue-400" />{t('contact.info.users')}</p>
               </CardContent>

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next'
 import { ContactForm } from '../../features/contact/components/contact-form'
 import { SectionHeading } from '../../features/site/components/section-heading'
 import { StatCard } from '../../features/site/components/stat-card'
-import { SUPPORT_EMAIL } from '../../features/site/lib/site-config'
+import { useSiteEmails } from '../../features/site/hooks/use-site-emails'
 
 const FEATURES: { key: string; icon: LucideIcon }[] = [
   { key: 'privacy', icon: ShieldCheck },
@@ -21,8 +21,8 @@ const STATS: { key: string; icon: LucideIcon }[] = [
   { key: 'uptime', icon: Activity },
 ]
 
-const CONTACT_CARDS: { key: string; icon: LucideIcon; value?: string }[] = [
-  { key: 'email', icon: Mail, value: SUPPORT_EMAIL },
+const CONTACT_CARDS: { key: string; icon: LucideIcon; value?: 'support' }[] = [
+  { key: 'email', icon: Mail, value: 'support' },
   { key: 'support', icon: Headphones },
   { key: 'chat', icon: MessageCircle },
 ]
@@ -30,6 +30,7 @@ const CONTACT_CARDS: { key: string; icon: LucideIcon; value?: string }[] = [
 /** The home page below the tools: six feature cards, the about section with three stats, the contact section. */
 export function HomeSections() {
   const { t } = useTranslation('pages')
+  const emails = useSiteEmails()
   return (
     <>
       <section className="bg-slate-50 px-4 py-16 dark:bg-slate-900" aria-labelledby="features-title">
@@ -71,7 +72,7 @@ export function HomeSections() {
                   <Icon aria-hidden="true" className="mt-1 size-6 shrink-0 text-blue-700 dark:text-blue-400" />
                   <div>
                     <h3 className="font-semibold">{t(`home.contact.cards.${key}.title`)}</h3>
-                    <p className="text-sm text-slate-700 dark:text-slate-300">{value ?? t(`home.contact.cards.${key}.text`)}</p>
+                    <p className="text-sm text-slate-700 dark:text-slate-300">{value ? emails[value] : t(`home.contact.cards.${key}.text`)}</p>
                   </div>
                 </Card>
               </li>

@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next'
 import { Link, useLocation } from 'react-router'
-import { SOCIAL_LINKS, SUPPORT_EMAIL } from '../../features/site/lib/site-config'
+import { useSiteEmails } from '../../features/site/hooks/use-site-emails'
+import { SOCIAL_LINKS } from '../../features/site/lib/site-config'
 import { ThemeSelect } from '../../features/theme/components/theme-select'
 import { deferred } from './deferred'
 import { Logo } from './logo'
@@ -33,13 +34,14 @@ const linkClass = 'rounded text-sm text-slate-700 hover:text-blue-700 hover:unde
 export function Footer() {
   const { t } = useTranslation('common')
   const { pathname } = useLocation()
+  const { support } = useSiteEmails()
   return (
     <footer className="border-t border-slate-200 bg-slate-50 dark:border-slate-800 dark:bg-slate-900">
       <div className="mx-auto grid max-w-7xl gap-8 px-4 py-10 sm:grid-cols-2 lg:grid-cols-4">
         <div className="space-y-3">
           <Logo />
           <p className="text-sm text-slate-700 dark:text-slate-300">{t('footer.about')}</p>
-          <a className={linkClass} href={`mailto:${SUPPORT_EMAIL}`}>{SUPPORT_EMAIL}</a>
+          {support && <a className={linkClass} href={`mailto:${support}`}>{support}</a>}
         </div>
         <nav aria-labelledby="footer-quick">
           <h2 id="footer-quick" className="mb-3 text-sm font-semibold text-slate-900 dark:text-white">{t('footer.quickLinks')}</h2>

@@ -11,11 +11,14 @@ export const emailState = {
   /** Requests to the inbox, with their URL and headers, for assertions. */
   inboxRequests: [] as Request[],
   deleted: [] as string[],
+  /** Ids marked read with PATCH, in order. */
+  markedRead: [] as string[],
   reset() {
     this.messages = []
     this.details = new Map()
     this.inboxRequests = []
     this.deleted = []
+    this.markedRead = []
   },
 }
 
@@ -29,6 +32,16 @@ export const emailHandlers = [
     const detail = emailState.details.get(String(params.id)) ?? fullMessage({ id: String(params.id) })
     return HttpResponse.json(detail)
   }),
+  http.patch('/api/email/:address/messages/:id', async ({ params, request }) => {
+    const { read } = (await request.json()) as { read: boolean }
+    const id = String(params.id)
+    if (read) emailState.markedRead.push(id)
+    emailState.messages = emailState.messages.map((m) => (m.id === id ? { ...m, read } : m))
+    return HttpResponse.json({ id, read, unread: emailState.messages.filter((m) => !m.read).length })
+  }),
+  http.get('/api/config', () =>
+    HttpResponse.json({ supportEmail: 'help@tempbox.test', privacyEmail: 'privacy@tempbox.test', legalEmail: 'help@tempbox.test' }),
+  ),
   http.delete('/api/email/:address/messages/:id', ({ params }) => {
     emailState.deleted.push(String(params.id))
     emailState.messages = emailState.messages.filter((m) => m.id !== params.id)

@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
 import { usePageMeta, type PageKey } from '../hooks/use-page-meta'
-import { LEGAL_EMAIL, PRIVACY_EMAIL, SUPPORT_EMAIL } from '../lib/site-config'
+import { useSiteEmails } from '../hooks/use-site-emails'
 
 type Section = { heading: string; paragraphs?: string[]; items?: string[] }
 export type LegalDocumentKey = 'privacy' | 'terms' | 'disclaimer' | 'cookies' | 'gdpr'
@@ -10,7 +10,8 @@ export type LegalDocumentKey = 'privacy' | 'terms' | 'disclaimer' | 'cookies' | 
 export function LegalDocument({ doc }: { doc: LegalDocumentKey }) {
   const { t } = useTranslation('legal')
   usePageMeta(doc as PageKey)
-  const vars = { supportEmail: SUPPORT_EMAIL, privacyEmail: PRIVACY_EMAIL, legalEmail: LEGAL_EMAIL }
+  const emails = useSiteEmails()
+  const vars = { supportEmail: emails.support, privacyEmail: emails.privacy, legalEmail: emails.legal }
   const sections = t(`${doc}.sections`, { returnObjects: true, ...vars }) as Section[]
   return (
     <article className="mx-auto max-w-3xl px-4 py-12">

@@ -1,9 +1,7 @@
-/** Public support address shown on the contact page, footer and legal texts. */
-export const SUPPORT_EMAIL = 'support@tempbox.example'
-/** Privacy and data-protection requests (spec §9: answered within 72 hours, GDPR requests within 30 days). */
-export const PRIVACY_EMAIL = 'privacy@tempbox.example'
-/** Legal notices (answered within 5 business days). */
-export const LEGAL_EMAIL = 'legal@tempbox.example'
+/*
+ * Support, privacy (spec §9: answered within 72 hours, GDPR requests within 30 days) and legal addresses come from
+ * the server's configuration: see hooks/use-site-emails.ts.
+ */
 
 /** Store searches: there is no native app yet, so the buttons open the stores' own search for the name. */
 export const PLAY_STORE_URL = 'https://play.google.com/store/search?q=tempbox%20temporary%20email&c=apps'

@@ -12,7 +12,10 @@ import { useEmailStream } from '../hooks/use-email-stream'
 import { useInboxMessages } from '../hooks/use-inbox-messages'
 import { useInboxSearch } from '../hooks/use-inbox-search'
 import { useNotify } from '../hooks/use-notify'
+import { useNewMailAlerts } from '../hooks/use-new-mail-alerts'
 import { useNow } from '../hooks/use-now'
+import { useReadState } from '../hooks/use-read-state'
+import { useUnreadTitle } from '../hooks/use-unread-title'
 import { UNDO_DELETE_MS, useUndoableDelete } from '../hooks/use-undoable-delete'
 import { copyText } from '../lib/clipboard'
 import { countdown } from '../lib/format'
@@ -20,6 +23,7 @@ import { removeMessage } from '../lib/inbox-cache'
 import { AddressForm, type GenerateError } from './address-form'
 import { KeptAddresses } from './kept-addresses'
 import { MessageList } from './message-list'
+import { NewMailAlertsSettings } from './new-mail-alerts-settings'
 import { OlderMessages } from './older-messages'
 import { SearchBox } from './search-box'
 import { secondaryButton } from './styles'
@@ -64,6 +68,20 @@ export function TempEmailTool() {
   }, [clearAddress, notify, t])
 
   useEmailStream(email, handleExpired)
+
+  const readState = useReadState(email)
+  useUnreadTitle(email ? inbox.unread : 0)
+  // A notification clicked opens its message, which is then read like any opened one.
+  const openFromNotification = useCallback(
+    (id: string) => {
+      setExpandedId(id)
+      const message = inbox.newest?.find((m) => m.id === id)
+      if (message) readState.markRead(message)
+      requestAnimationFrame(() => document.getElementById(`message-row-${id}`)?.scrollIntoView?.({ block: 'center' }))
+    },
+    [inbox.newest, readState],
+  )
+  useNewMailAlerts(email, inbox.newest, openFromNotification)
 
   // Another inbox was switched in (e.g. from the saved addresses of an account): nothing of the old one stays open.
   useEffect(() => setExpandedId(null), [email])
@@ -256,6 +274,11 @@ export function TempEmailTool() {
             <div className="mb-2 flex items-center justify-between gap-2">
               <h3 className="text-lg font-semibold text-slate-900 dark:text-slate-50">
                 {t('inbox')} <span className="text-sm font-normal text-slate-500 dark:text-slate-400">({total})</span>
+                {inbox.unread > 0 && (
+                  <span className="ms-2 rounded-full bg-blue-100 px-2 py-0.5 text-xs font-semibold text-blue-800 dark:bg-blue-900/60 dark:text-blue-200" data-testid="unread-count">
+                    {t('alerts.unreadCount', { count: inbox.unread })}
+                  </span>
+                )}
               </h3>
               <button type="button" onClick={() => void check()} disabled={checking} className={secondaryButton}>
                 <RefreshCw className={`h-4 w-4 ${checking ? 'animate-spin' : ''}`} aria-hidden />
@@ -275,7 +298,12 @@ export function TempEmailTool() {
                 messages={messages}
                 now={now}
                 expandedId={expandedId}
-                onToggle={(id) => setExpandedId((current) => (current === id ? null : id))}
+                isUnread={readState.isUnread}
+                onToggle={(id) => {
+                  const message = messages.find((m) => m.id === id)
+                  if (message && expandedId !== id) readState.markRead(message)
+                  setExpandedId((current) => (current === id ? null : id))
+                }}
                 onCopyCode={(code) => void copy(code)}
                 renderExpanded={(message: MessageSummary) => (
                   <MessageViewer
@@ -287,6 +315,7 @@ export function TempEmailTool() {
                 )}
               />
             )}
+            <NewMailAlertsSettings />
             {messages.length > 0 && (
               <OlderMessages shown={messages.length} total={total} hasMore={listed.hasMore} loading={listed.loadingOlder} onLoad={() => void loadOlder()} />
             )}

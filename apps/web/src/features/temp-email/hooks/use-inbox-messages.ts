@@ -50,6 +50,9 @@ export function useInboxMessages(email: string | null) {
   return {
     messages,
     total: first.data?.total ?? 0,
+    unread: first.data?.unread ?? 0,
+    /** The first page as fetched or pushed: where new mail appears. */
+    newest: first.data?.messages,
     hasMore,
     loadingOlder,
     loadOlder,

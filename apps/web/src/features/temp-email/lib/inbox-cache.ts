@@ -45,7 +45,7 @@ export async function addMessage(mutate: ScopedMutator, email: string, message: 
     (current) => {
       loaded = current !== undefined
       if (!current || current.messages.some((m) => m.id === message.id)) return current
-      return { ...current, messages: [message, ...current.messages], total: current.total + 1 }
+      return { ...current, messages: [message, ...current.messages], total: current.total + 1, unread: current.unread + (message.read ? 0 : 1) }
     },
     { revalidate: false },
   )
@@ -72,7 +72,9 @@ export async function removeMessage(mutate: ScopedMutator, email: string, id: st
       if (!current) return current
       const messages = current.messages.filter((m) => m.id !== id)
       const found = inOlder || messages.length !== current.messages.length
-      return { ...current, messages, total: found ? Math.max(0, current.total - 1) : current.total }
+      const gone = current.messages.find((m) => m.id === id)
+      const unread = gone && !gone.read ? Math.max(0, current.unread - 1) : current.unread
+      return { ...current, messages, total: found ? Math.max(0, current.total - 1) : current.total, unread }
     },
     { revalidate: false },
   )
