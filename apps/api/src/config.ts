@@ -44,6 +44,8 @@ export interface Config {
   /** Base of the absolute links sent to webhooks (the message, its source, its attachments). */
   publicUrl: string
   webhooks: WebhookConfig
+  /** Characters of a text part a message view carries (MESSAGE_TEXT_MAX_CHARS); the rest is in the .eml download. */
+  messageTextMaxChars: number
   /** Addresses people write to, shown by the web app (GET /api/config): SUPPORT_EMAIL, PRIVACY_EMAIL, LEGAL_EMAIL. */
   siteEmails: { support: string; privacy: string; legal: string }
 }
@@ -117,6 +119,7 @@ export function loadConfig(env: Env = process.env): Config {
     guessLimitPerMinute: int('GUESS_LIMIT_PER_MINUTE', 30, 1),
     sseHeartbeatMs: int('SSE_HEARTBEAT_MS', 15_000, 1),
     listingCacheBytes: int('LISTING_CACHE_MB', 32, 1) * 1024 * 1024,
+    messageTextMaxChars: int('MESSAGE_TEXT_MAX_CHARS', 256 * 1024, 1),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     // In production behind a trusted proxy, TLS is what that proxy is there for; HSTS=false/true overrides.
     hsts: env.HSTS ? env.HSTS === 'true' : isProduction && parseTrustProxy(env.TRUST_PROXY) !== false,

@@ -244,8 +244,8 @@ describe('GET /api/email/{address}: summaries, never bodies', () => {
     expect(m!.fromName).toHaveLength(320)
     // The whole message still has everything.
     const full = await app.inject({ method: 'GET', url: `/api/email/${address}/messages/${m!.id}` })
-    expect(full.json()).toMatchObject({ subject: 'S'.repeat(5000), text })
-    expect((full.json() as { text: string }).text).toContain('SECRET-TAIL')
+    expect(full.json()).toMatchObject({ subject: 'S'.repeat(5000), hasTextPart: true, content: text.slice(0, 256 * 1024), contentTruncated: true })
+    expect((await app.inject({ method: 'GET', url: `/api/email/${address}/messages/${m!.id}/raw` })).body).toContain('SECRET-TAIL')
   })
 
   it('collapses whitespace runs in the preview', async () => {

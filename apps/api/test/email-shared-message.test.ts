@@ -31,7 +31,7 @@ async function readsWhole(address: string, id: number): Promise<void> {
   const base = `/api/email/${address}/messages/${id}`
   const message = await get(base)
   expect(message.statusCode).toBe(200)
-  expect(message.json()).toMatchObject({ id: String(id), subject: 'For both of you', text: 'Shared text' })
+  expect(message.json()).toMatchObject({ id: String(id), subject: 'For both of you', content: 'Shared text' })
   // Inline images point at this inbox's copy, not the other's.
   expect(message.json().html).toContain(`src="/api/email/${encodeURIComponent(address)}/messages/${id}/attachments/0"`)
   expect((await get(`${base}/raw`)).body).toContain('Subject: For both of you')

@@ -72,6 +72,11 @@ export interface MessageContentTable {
   has_remote_content: Generated<number>
   /** 'too_large' | 'unrenderable' when the HTML is not shown (the reader gets the text and a note); else NULL. */
   html_withheld: string | null
+  /**
+   * The first characters of a text part too long to send whole (the API fills it at first read; it then never reads
+   * `text` itself for the view). NULL when not yet filled or not needed.
+   */
+  text_head: Generated<string | null>
 }
 
 /** Who really sent a message's content: SPF, DKIM, DMARC and ARC as mail-ingest checked them (see the migration). */

@@ -130,8 +130,13 @@ export const FullMessage = Type.Object({
   date: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'The Date header, when present and valid.' }),
   receivedAt: Type.String({ format: 'date-time' }),
   size: Type.Integer({ minimum: 0, description: 'Size of the raw message in bytes.' }),
-  text: Type.Union([Type.String(), Type.Null()], { description: 'The text part, when the message has one.' }),
-  content: Type.String({ description: 'Plain text: the text part, or a rendering of the HTML.' }),
+  hasTextPart: Type.Boolean({ description: 'True when the message has a (non-blank) text part: `content` is then that part.' }),
+  content: Type.String({
+    description:
+      'Plain text: the text part, or a rendering of the HTML. At most the server\'s display limit (MESSAGE_TEXT_MAX_CHARS, ' +
+      '256 K characters by default); `contentTruncated` says when the text goes on. The whole message is the .eml download.',
+  }),
+  contentTruncated: Type.Boolean({ description: 'True when `content` is only the beginning of the text: download the .eml for all of it.' }),
   html: Type.Union([Type.String(), Type.Null()], {
     description:
       'Sanitized HTML: no script, handlers, forms or frames; links open in a new tab; remote images and resources are ' +

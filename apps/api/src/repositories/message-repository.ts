@@ -2,16 +2,75 @@ import { sql } from 'kysely'
 import { fullSource, selectMessagesWithContent, type Db, type MessageContentRow, type MessageRow } from '@tempbox/db'
 import { matchAll, type MessageCondition } from './message-filter.js'
 
-/** A message as its inbox holds it, with its (shared) content but the raw source, which only the download needs. */
-export type MessageSummaryRow = MessageRow & Omit<MessageContentRow, 'id' | 'raw' | 'raw_body_is_text'>
+/**
+ * A message as its inbox holds it, with its (shared) content but none of its bodies: not the raw source (the download
+ * reads it), nor the text and HTML, which can be megabytes each (the view reads a bounded text through findViewText;
+ * a derivation reads them whole through findMessageBodies).
+ */
+export type MessageSummaryRow = MessageRow & Omit<MessageContentRow, 'id' | 'raw' | 'raw_body_is_text' | 'text' | 'html' | 'text_head'> & { has_html: number }
+
+/**
+ * Whether there is HTML, without reading it: SQLite answers typeof() from the record header, whereas `html IS NOT
+ * NULL` loads the whole value first (5 ms for 9 MB).
+ */
+const HAS_HTML = sql<number>`typeof(message_content.html) != 'null'`.as('has_html')
 
 const SUMMARY_COLUMNS = [
   'message.id', 'message.inbox_id', 'message.message_content_id', 'message.from_name', 'message.from_address',
   'message.subject', 'message.sent_at', 'message.received_at', 'message.size', 'message.attachment_count', 'message.read_at',
-  'message_content.recipients', 'message_content.text', 'message_content.html', 'message_content.headers',
+  'message_content.recipients', 'message_content.headers',
   'message_content.derived_version', 'message_content.preview', 'message_content.html_text', 'message_content.codes',
   'message_content.links', 'message_content.safe_html', 'message_content.has_remote_content', 'message_content.html_withheld',
+  HAS_HTML,
 ] as const
+
+/** What a message view shows of the text part: its beginning, at most `maxChars` characters (see findViewText). */
+export interface ViewText {
+  text: string | null
+  truncated: boolean
+}
+
+/**
+ * At most `maxChars` characters of the message's text part, reading no more than that: a text short enough (in bytes:
+ * octet_length() is answered from the record header) is read whole, a longer one through its stored head, which is
+ * filled here at its first read. Only that first read pays for the whole text. A head stored under a smaller limit is
+ * filled again; one that cannot be stored (a read-only database) is cut in SQL for this read.
+ */
+export async function findViewText(db: Db, messageContentId: number, maxChars: number): Promise<ViewText> {
+  const read = () =>
+    db
+      .selectFrom('message_content')
+      .select([
+        sql<string | null>`case when octet_length(text) <= ${maxChars} then text else text_head end`.as('text'),
+        sql<number>`octet_length(text) > ${maxChars}`.as('long'),
+        sql<number>`octet_length(text) > coalesce(octet_length(text_head), 0)`.as('cut'),
+      ])
+      .where('id', '=', messageContentId)
+      .executeTakeFirst()
+  let row = await read()
+  if (!row) return { text: null, truncated: false }
+  if (!row.long) return { text: row.text, truncated: false }
+  // A head one character longer than shown tells "cut here" from "this is all of it".
+  const stale = row.text === null || (row.cut === 1 && row.text.length <= maxChars)
+  if (stale) {
+    const head = sql<string>`substr(text, 1, ${maxChars + 1})`
+    try {
+      await db.updateTable('message_content').set({ text_head: head }).where('id', '=', messageContentId).execute()
+      row = (await read()) ?? row
+    } catch {
+      const cut = await db.selectFrom('message_content').select(head.as('text')).where('id', '=', messageContentId).executeTakeFirst()
+      row = { ...row, text: cut?.text ?? null, cut: 1 }
+    }
+  }
+  const text = row.text ?? ''
+  return { text: text.slice(0, maxChars), truncated: row.cut === 1 && text.length > maxChars }
+}
+
+/** The whole text and HTML of a message: only for deriving its view, once. */
+export async function findMessageBodies(db: Db, messageContentId: number): Promise<Pick<MessageContentRow, 'text' | 'html'>> {
+  const row = await db.selectFrom('message_content').select(['text', 'html']).where('id', '=', messageContentId).executeTakeFirst()
+  return row ?? { text: null, html: null }
+}
 
 /** The derived columns of a message (@tempbox/mail-derive), as stored. */
 export type DerivedColumns = Pick<
@@ -74,8 +133,7 @@ export async function listInboxPage(
       sql<string>`substr(message.subject, 1, ${LIST_TEXT_CHARS.subject})`.as('subject'),
       sql<string>`substr(message.from_name, 1, ${LIST_TEXT_CHARS.sender})`.as('from_name'),
       sql<string>`substr(message.from_address, 1, ${LIST_TEXT_CHARS.sender})`.as('from_address'),
-      // Only the record header is read for this, not the HTML itself.
-      sql<number>`message_content.html is not null`.as('has_html'),
+      HAS_HTML,
     ])
     .where('message.inbox_id', '=', inboxId)
   if (conditions.length > 0) query = query.where(matchAll(conditions))

@@ -1,3 +1,4 @@
+import type { MessageContentRow } from '@tempbox/db'
 import { DERIVED_VERSION, deriveMessage } from '@tempbox/mail-derive'
 import type { DerivedColumns, MessageSummaryRow } from '../repositories/message-repository.js'
 
@@ -7,7 +8,7 @@ export function isDerived(row: Pick<MessageSummaryRow, 'derived_version'>): bool
 }
 
 /** The derived columns of a stored message, as ingest would have stored them (bounded work: see @tempbox/mail-derive). */
-export function deriveColumns(row: Pick<MessageSummaryRow, 'subject' | 'text' | 'html'>, contentIds: (string | null)[]): DerivedColumns {
+export function deriveColumns(row: Pick<MessageSummaryRow, 'subject'> & Pick<MessageContentRow, 'text' | 'html'>, contentIds: (string | null)[]): DerivedColumns {
   const d = deriveMessage({ subject: row.subject, text: row.text, html: row.html, contentIds })
   if (d.failures.length > 0) console.error(`[inbox] deriving a stored message's view failed in part: ${d.failures.join('; ')}`)
   return {

@@ -15,7 +15,9 @@ import {
   deleteMessage,
   findFirstMessageAfter,
   findMessage,
+  findMessageBodies,
   findMessagesByIds,
+  findViewText,
   findRawMessage,
   countInboxMessages,
   countMatchingMessages,
@@ -199,8 +201,9 @@ export class InboxService {
    */
   summary(row: MessageSummaryRow): MessageSummary {
     try {
-      // Rows reach here derived (at ingest, or by ensureDerived); one that is not is derived in memory only.
-      return buildSummary(listRowOf(isDerived(row) ? row : { ...row, ...deriveColumns(row, []) }))
+      // Rows reach here derived (at ingest, or by ensureDerived). One that is not (ingest of an older version) holds no
+      // bodies to derive from here: its envelope is shown, and its first read derives it.
+      return isDerived(row) ? buildSummary(listRowOf(row)) : fallbackSummary(listRowOf(row))
     } catch (error) {
       this.viewFailed(row.id, error)
       return fallbackSummary(listRowOf(row))
@@ -231,7 +234,8 @@ export class InboxService {
     for (const row of rows) {
       if (isDerived(row)) continue
       try {
-        const columns = deriveColumns(row, await listContentIds(this.db, row.message_content_id))
+        const bodies = await findMessageBodies(this.db, row.message_content_id)
+        const columns = deriveColumns({ subject: row.subject, ...bodies }, await listContentIds(this.db, row.message_content_id))
         Object.assign(row, columns)
         await storeDerived(this.db, row.message_content_id, columns)
       } catch (error) {
@@ -290,13 +294,18 @@ export class InboxService {
   }
 
   async fullMessage(inbox: InboxRow, rawId: string): Promise<FullMessage> {
-    const row = await this.messageRow(inbox, rawId)
-    return toFullMessage(inbox.address, row, await listAttachments(this.db, row.message_content_id))
+    return this.fullView(inbox, await this.messageRow(inbox, rawId))
   }
 
   async fullMessageFromRow(inbox: InboxRow, row: MessageSummaryRow): Promise<FullMessage> {
     await this.ensureDerived([row])
-    return toFullMessage(inbox.address, row, await listAttachments(this.db, row.message_content_id))
+    return this.fullView(inbox, row)
+  }
+
+  /** The whole view of a derived row: its text only up to the display limit, so a read costs the same for any size. */
+  private async fullView(inbox: InboxRow, row: MessageSummaryRow): Promise<FullMessage> {
+    const text = await findViewText(this.db, row.message_content_id, this.config.messageTextMaxChars)
+    return toFullMessage(inbox.address, row, text, await listAttachments(this.db, row.message_content_id))
   }
 
   async rawMessage(inbox: InboxRow, rawId: string): Promise<{ id: number; subject: string; raw: Buffer }> {

@@ -1,6 +1,6 @@
 import type { AttachmentInfo, FullMessage, MailAddress, MailHeader, MessageSummary, Verification, VerificationLink } from '@tempbox/types'
 import { resolveAttachmentRefs, stripAngles, type HtmlWithheld } from '@tempbox/mail-derive'
-import { LIST_TEXT_CHARS, type ListRow, type MessageSummaryRow } from '../repositories/message-repository.js'
+import { LIST_TEXT_CHARS, type ListRow, type MessageSummaryRow, type ViewText } from '../repositories/message-repository.js'
 import type { AttachmentMetaRow } from '../repositories/attachment-repository.js'
 
 export function senderDisplay(name: string, address: string): string {
@@ -8,10 +8,10 @@ export function senderDisplay(name: string, address: string): string {
   return address || name || '(unknown sender)'
 }
 
-/** The text people read: the text part, or the stored rendering of the HTML when there is none. */
-export function plainContent(row: Pick<MessageSummaryRow, 'text' | 'html_text'>): string {
-  if (row.text && row.text.trim() !== '') return row.text
-  return row.html_text ?? ''
+/** The text people read: the text part (its bounded beginning), or the stored rendering of the HTML when there is none. */
+function plainContent(view: ViewText, row: Pick<MessageSummaryRow, 'html_text'>): { content: string; hasTextPart: boolean; contentTruncated: boolean } {
+  if (view.text && view.text.trim() !== '') return { content: view.text, hasTextPart: true, contentTruncated: view.truncated }
+  return { content: row.html_text ?? '', hasTextPart: false, contentTruncated: false }
 }
 
 /** The summary of a message, from its stored derived columns (see InboxService.ensureDerived): no parsing here. */
@@ -47,7 +47,7 @@ export function listRowOf(row: MessageSummaryRow): ListRow {
     codes: row.codes,
     links: row.links,
     read_at: row.read_at,
-    has_html: row.html === null ? 0 : 1,
+    has_html: row.has_html,
   }
 }
 
@@ -95,7 +95,7 @@ export function attachmentUrl(address: string, messageId: number, index: number)
   return `/api/email/${encodeURIComponent(address)}/messages/${messageId}/attachments/${index}`
 }
 
-export function toFullMessage(address: string, row: MessageSummaryRow, attachments: AttachmentMetaRow[]): FullMessage {
+export function toFullMessage(address: string, row: MessageSummaryRow, view: ViewText, attachments: AttachmentMetaRow[]): FullMessage {
   return {
     id: String(row.id),
     subject: row.subject,
@@ -106,8 +106,7 @@ export function toFullMessage(address: string, row: MessageSummaryRow, attachmen
     date: row.sent_at ? isoTime(row.sent_at) : null,
     receivedAt: isoTime(row.received_at) ?? new Date(0).toISOString(),
     size: row.size,
-    text: row.text,
-    content: plainContent(row),
+    ...plainContent(view, row),
     html: row.safe_html === null ? null : resolveAttachmentRefs(row.safe_html, (index) => attachmentUrl(address, row.id, index)),
     hasRemoteContent: row.has_remote_content === 1,
     htmlWithheld: withheldReason(row.html_withheld),

@@ -13,6 +13,7 @@ import * as m0011 from './2026_11_23_000011_webhooks.js'
 import * as m0012 from './2026_11_23_000012_inbox_quota_counters.js'
 import * as m0101 from './2026_11_24_000101_message_read_state.js'
 import * as m0201 from './2026_11_24_000201_message_auth.js'
+import * as m1201 from './2026_11_24_001201_message_text_head.js'
 
 /**
  * Migrations are listed statically (not read from disk) so they survive bundling into each app.
@@ -33,6 +34,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026_11_23_000012_inbox_quota_counters': m0012,
   '2026_11_24_000101_message_read_state': m0101,
   '2026_11_24_000201_message_auth': m0201,
+  '2026_11_24_001201_message_text_head': m1201,
 }
 
 export const migrationProvider: MigrationProvider = {

@@ -56,7 +56,7 @@ export function MessageViewer({ address, id, onClose, onDelete }: MessageViewerP
   }
 
   const current = view ?? (message.html ? 'html' : 'text')
-  const canToggle = Boolean(message.html) && Boolean(message.text)
+  const canToggle = Boolean(message.html) && message.hasTextPart
   const recipients = message.to.map((a) => (a.name ? `${a.name} <${a.address}>` : a.address)).join(', ')
   const date = new Date(message.date ?? message.receivedAt)
 
@@ -121,7 +121,12 @@ export function MessageViewer({ address, id, onClose, onDelete }: MessageViewerP
               {t(message.htmlWithheld === 'too_large' ? 'viewer.htmlTooLarge' : 'viewer.htmlUnrenderable')}
             </p>
           )}
-          <PlainText text={message.text ?? message.content} empty={t('viewer.empty')} />
+          {message.contentTruncated && (
+            <p role="note" className="rounded-md bg-amber-50 p-2 text-sm text-amber-900 dark:bg-amber-900/30 dark:text-amber-100">
+              {t('viewer.textTruncated')}
+            </p>
+          )}
+          <PlainText text={message.content} empty={t('viewer.empty')} />
         </>
       )}
 

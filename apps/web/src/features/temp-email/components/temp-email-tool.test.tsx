@@ -239,8 +239,8 @@ describe('inbox', () => {
   it('expands one message at a time; clicking again or Close collapses it', async () => {
     withAddress()
     emailState.messages = [inboxMessage({ id: '1', subject: 'First' }), inboxMessage({ id: '2', subject: 'Second' })]
-    emailState.details.set('1', fullMessage({ id: '1', subject: 'First', text: 'Body of the first' }))
-    emailState.details.set('2', fullMessage({ id: '2', subject: 'Second', text: 'Body of the second' }))
+    emailState.details.set('1', fullMessage({ id: '1', subject: 'First', content: 'Body of the first' }))
+    emailState.details.set('2', fullMessage({ id: '2', subject: 'Second', content: 'Body of the second' }))
     const user = renderTool()
     const first = await screen.findByRole('button', { name: /First/ })
     const second = screen.getByRole('button', { name: /Second/ })
@@ -495,7 +495,7 @@ describe('message viewer', () => {
       fullMessage({
         id: '3',
         subject: 'Receipt',
-        text: 'Plain receipt',
+        content: 'Plain receipt',
         html: '<p>Thanks</p><img data-remote-src="https://tracker.example/pixel.gif" alt="">',
         hasRemoteContent: true,
         attachments: [{ index: 0, filename: 'receipt.pdf', contentType: 'application/pdf', size: 2048, contentId: null, inline: false }],
@@ -535,7 +535,7 @@ describe('message viewer', () => {
   it('shows the text and a note to download the .eml when the HTML is withheld', async () => {
     withAddress()
     emailState.messages = [inboxMessage({ id: '4', subject: 'Huge newsletter', hasHtml: true })]
-    emailState.details.set('4', fullMessage({ id: '4', subject: 'Huge newsletter', text: null, content: 'Rendered text of the newsletter', html: null, htmlWithheld: 'too_large' }))
+    emailState.details.set('4', fullMessage({ id: '4', subject: 'Huge newsletter', hasTextPart: false, content: 'Rendered text of the newsletter', html: null, htmlWithheld: 'too_large' }))
     const user = renderTool()
     await user.click(await screen.findByRole('button', { name: /Huge newsletter/ }))
     expect(await screen.findByRole('note')).toHaveTextContent("This message's HTML is too large to display; download the .eml to see it as sent.")

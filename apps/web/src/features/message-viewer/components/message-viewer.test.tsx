@@ -1,0 +1,56 @@
+import { render, screen } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { SWRConfig } from 'swr'
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import '../../../lib/i18n'
+import { swrConfig } from '../../../lib/swr'
+import { fullMessage } from '../../../testing/mocks/email-data'
+import { emailState, TEST_ADDRESS } from '../../../testing/mocks/email-handlers'
+import { server } from '../../../testing/mocks/server'
+import { MessageViewer } from './message-viewer'
+
+beforeAll(() => server.listen({ onUnhandledRequest: 'error' }))
+beforeEach(() => emailState.reset())
+afterEach(() => server.resetHandlers())
+afterAll(() => server.close())
+
+function renderViewer(id: string) {
+  render(
+    <SWRConfig value={{ ...swrConfig, provider: () => new Map() }}>
+      <MessageViewer address={TEST_ADDRESS} id={id} onClose={() => {}} onDelete={() => {}} />
+    </SWRConfig>,
+  )
+}
+
+const TRUNCATED_NOTE = "This message's text is too long to show in full; download the .eml to read all of it."
+
+describe('a text longer than the server sends', () => {
+  it('shows its beginning with a note to download the .eml', async () => {
+    emailState.details.set('7', fullMessage({ id: '7', subject: 'Server log', content: 'First lines of a long log', contentTruncated: true }))
+    renderViewer('7')
+    expect(await screen.findByRole('note')).toHaveTextContent(TRUNCATED_NOTE)
+    expect(screen.getByText('First lines of a long log')).toBeInTheDocument()
+    expect(screen.getByRole('link', { name: 'Download .eml' })).toHaveAttribute('href', `/api/email/${encodeURIComponent(TEST_ADDRESS)}/messages/7/raw`)
+  })
+
+  it('shows no note for a text sent whole', async () => {
+    emailState.details.set('8', fullMessage({ id: '8', subject: 'Short', content: 'All of it' }))
+    renderViewer('8')
+    expect(await screen.findByText('All of it')).toBeInTheDocument()
+    expect(screen.queryByRole('note')).not.toBeInTheDocument()
+  })
+
+  it('offers HTML and text views only when there is a text part, and notes the cut text in the text view', async () => {
+    emailState.details.set('9', fullMessage({ id: '9', html: '<p>Hi</p>', content: 'Long text start', contentTruncated: true }))
+    renderViewer('9')
+    const user = userEvent.setup()
+    await user.click(await screen.findByRole('button', { name: 'Text' }))
+    expect(screen.getByRole('note')).toHaveTextContent(TRUNCATED_NOTE)
+    expect(screen.getByText('Long text start')).toBeInTheDocument()
+
+    emailState.details.set('10', fullMessage({ id: '10', html: '<p>Hi</p>', hasTextPart: false, content: 'Hi' }))
+    renderViewer('10')
+    expect(await screen.findAllByTitle('Message content')).not.toHaveLength(0)
+    expect(screen.queryAllByRole('group', { name: 'Show as' })).toHaveLength(1)
+  })
+})
