@@ -89,7 +89,9 @@ export function createIngestPipeline(db: Db, sqlite: SqliteHandle, config: Confi
     }),
   )
   return {
-    ready: Promise.all([...parsers.map((p) => p.ready), writer.ready, checkpointer.ready, auth?.ready]).then(() => {}),
+    // Not the sender-check worker: mail it would check meanwhile waits in its port, and loading mailauth (a large module
+    // graph) on a busy machine must not hold up listening.
+    ready: Promise.all([...parsers.map((p) => p.ready), writer.ready, checkpointer.ready]).then(() => {}),
     pending: () => pending.size,
     accept: (raw, inboxIds, receivedAt, envelope) =>
       new Promise<void>((resolve, reject) => {
@@ -120,7 +122,7 @@ function createInProcessPipeline(db: Db, sqlite: SqliteHandle, config: Config): 
   })
   let pending = 0
   return {
-    ready: auth?.ready ?? Promise.resolve(),
+    ready: Promise.resolve(),
     pending: () => pending,
     accept: async (raw, inboxIds, receivedAt, envelope) => {
       pending++

@@ -8,6 +8,12 @@ import type { AuthJob } from './queue.js'
  * source rebuilt as received when only its header block was stored (DKIM hashes the body exactly as sent).
  */
 export function sendAuthJobs(port: Pick<MessagePort, 'postMessage'>, messages: IncomingMessage[], contentIds: number[]): void {
+  // Called as the batch commits, before the acknowledgements are sent (they follow in promise callbacks): copying the
+  // sources waits for the next turn, so no 250 waits for it.
+  setImmediate(() => postJobs(port, messages, contentIds))
+}
+
+function postJobs(port: Pick<MessagePort, 'postMessage'>, messages: IncomingMessage[], contentIds: number[]): void {
   messages.forEach((message, i) => {
     if (!message.envelope) return
     const { raw, bodyIsText } = message.source

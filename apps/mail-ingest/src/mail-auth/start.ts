@@ -9,7 +9,6 @@ const STOP_WAIT_MS = 2_000
 export interface AuthChecker {
   /** Where committed messages go to be checked: one port per thread that commits. */
   ports: MessagePort[]
-  ready: Promise<void>
   /** Call after the threads posting jobs have stopped: what was not checked is stored as unknown. */
   stop: () => Promise<void>
 }
@@ -29,7 +28,6 @@ export function startAuthChecker(config: Config, senders: number, onCrash: (erro
   })
   return {
     ports: channels.map((c) => c.port1),
-    ready: worker.ready,
     stop: async () => {
       const done = new Promise<void>((resolve) => {
         stopped = resolve
