@@ -24,15 +24,19 @@ export function qrByteLength(value: string): number {
 /** What goes into the code: the text as typed, or a bare domain with https:// in front (spec §5). */
 export const prepareQrText = addMissingScheme
 
+/** Modules of at least this many pixels read well even when their widths differ by one pixel. */
+const MIN_EVEN_MODULE_PX = 4
+
 /**
- * A PNG data URL made here, in the browser (nothing typed leaves the machine), shown at 200×200. Every module gets
- * the same whole number of pixels, at least 200 in all: squeezing a dense code into exactly 200 pixels gives modules
- * of uneven width, which scanners misread (a code near the limit has 177 modules a side).
+ * A PNG data URL made here, in the browser (nothing typed leaves the machine): 200×200 (spec §9) when its modules get
+ * 4 pixels or more. A denser code gets the same whole number of pixels for every module, a little over 200 in all:
+ * squeezed into exactly 200, its modules would differ in width, which scanners misread (near the limit there are
+ * 177 modules a side). It is shown at 200×200 either way.
  */
 export async function makeQrDataUrl(value: string): Promise<string> {
-  const modules = QRCode.create(value, QR_OPTIONS).modules.size
-  const scale = Math.ceil(QR_SIZE / (modules + 2 * QR_MARGIN))
-  return QRCode.toDataURL(value, { ...QR_OPTIONS, scale, type: 'image/png' })
+  const modules = QRCode.create(value, QR_OPTIONS).modules.size + 2 * QR_MARGIN
+  if (QR_SIZE / modules >= MIN_EVEN_MODULE_PX) return QRCode.toDataURL(value, { ...QR_OPTIONS, width: QR_SIZE, type: 'image/png' })
+  return QRCode.toDataURL(value, { ...QR_OPTIONS, scale: Math.ceil(QR_SIZE / modules), type: 'image/png' })
 }
 
 export function dataUrlToBlob(dataUrl: string): Blob {

@@ -12,6 +12,7 @@ import { useEmailStream } from '../hooks/use-email-stream'
 import { useInboxMessages } from '../hooks/use-inbox-messages'
 import { useInboxSearch } from '../hooks/use-inbox-search'
 import { useNotify } from '../hooks/use-notify'
+import { useNewMailToast } from '../hooks/use-new-mail-toast'
 import { useNewMailAlerts } from '../hooks/use-new-mail-alerts'
 import { useNow } from '../hooks/use-now'
 import { useReadState } from '../hooks/use-read-state'
@@ -128,6 +129,10 @@ export function TempEmailTool() {
     else notify({ title: t('toast.copyFailedTitle'), description: t('toast.copyFailedText'), variant: 'destructive' })
   }
 
+  // Mail that arrives while the inbox is scrolled away is announced in a toast, with its code to copy.
+  const inboxSection = useRef<HTMLElement>(null)
+  useNewMailToast(email, inbox.messages, inboxSection, notify, (code) => void copy(code))
+
   const check = async () => {
     if (!email) return
     setChecking(true)
@@ -209,7 +214,7 @@ export function TempEmailTool() {
   const searchError = search.active && search.error instanceof ApiError ? search.error.message : null
 
   return (
-    <section id="temp-email" aria-labelledby="temp-email-title" className="mx-auto w-full max-w-3xl px-1 py-6 sm:px-4">
+    <section id="temp-email" ref={inboxSection} aria-labelledby="temp-email-title" className="mx-auto w-full max-w-3xl px-1 py-6 sm:px-4">
       <div className="rounded-xl border border-slate-200 bg-white p-3 shadow-sm sm:p-6 dark:border-slate-700 dark:bg-slate-900">
         <header className="mb-4 flex items-start gap-3">
           <Mail className="mt-1 h-6 w-6 shrink-0 text-blue-600 dark:text-blue-400" aria-hidden />

@@ -1,0 +1,58 @@
+import type { MessageSummary } from '@tempbox/types'
+import { createElement, useEffect, useRef, type RefObject } from 'react'
+import { useTranslation } from 'react-i18next'
+import { ToastAction } from '@tempbox/ui'
+import { parseSender } from '../lib/format'
+import type { Notify } from './use-notify'
+
+/**
+ * A short toast for mail that arrives while the inbox is scrolled out of view (in view, the new row says it): who it
+ * is from, and its code to copy when it has one. Mail already there when the inbox was first shown is not announced:
+ * the list may still be loading then, so what counts is mail received after the address was first shown here.
+ */
+export function useNewMailToast(
+  email: string | null,
+  messages: readonly MessageSummary[] | undefined,
+  inbox: RefObject<HTMLElement | null>,
+  notify: Notify,
+  onCopyCode: (code: string) => void,
+): void {
+  const { t } = useTranslation('email')
+  const isInView = useRef(true)
+  const newest = useRef<{ email: string | null; id: number; since: number } | null>(null)
+  const onCopyRef = useRef(onCopyCode)
+  onCopyRef.current = onCopyCode
+
+  useEffect(() => {
+    const element = inbox.current
+    if (!element || typeof IntersectionObserver === 'undefined') return
+    const observer = new IntersectionObserver(([entry]) => {
+      if (entry) isInView.current = entry.isIntersecting
+    })
+    observer.observe(element)
+    return () => observer.disconnect()
+  }, [inbox])
+
+  useEffect(() => {
+    if (!messages) return
+    const top = messages.reduce((max, m) => Math.max(max, Number(m.id)), 0)
+    const seen = newest.current
+    if (!seen || seen.email !== email) {
+      newest.current = { email, id: top, since: Date.now() }
+      return
+    }
+    if (top <= seen.id) return
+    newest.current = { ...seen, id: top }
+    const latest = messages.find((m) => Number(m.id) === top)
+    if (!latest || isInView.current || Date.parse(latest.receivedAt) < seen.since) return
+    const { name, address } = parseSender(latest.sender)
+    const code = latest.verification.codes[0]
+    notify({
+      title: t('toast.newMailTitle', { sender: name ?? address }),
+      description: latest.subject || t('noSubject'),
+      action: code
+        ? createElement(ToastAction, { altText: t('copyCode', { code }), onClick: () => onCopyRef.current(code) }, t('copyCode', { code }))
+        : undefined,
+    })
+  }, [email, messages, notify, t])
+}
