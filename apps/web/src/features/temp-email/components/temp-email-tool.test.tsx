@@ -1,5 +1,5 @@
 import i18n, { applyLanguage } from '../../../lib/i18n'
-import { act, cleanup, render, screen, waitFor, within } from '@testing-library/react'
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { http, HttpResponse } from 'msw'
 import { dismissToast, Toaster } from '@tempbox/ui'
@@ -11,6 +11,8 @@ import { gate } from '../../../testing/gate'
 import { fullMessage, inboxMessage, inboxPage } from '../../../testing/mocks/email-data'
 import { emailState, TEST_ADDRESS } from '../../../testing/mocks/email-handlers'
 import { server } from '../../../testing/mocks/server'
+import { INBOX_POLL_MS } from '../api/inbox'
+import { REOPEN_MS } from '../hooks/use-email-stream'
 import { UNDO_DELETE_MS } from '../hooks/use-undoable-delete'
 import { TempEmailTool } from './temp-email-tool'
 
@@ -45,6 +47,35 @@ async function expectToast(text: string, variant: 'default' | 'destructive' = 'd
     expect(open).toHaveAttribute('data-variant', variant)
   })
 }
+
+/**
+ * Under fake timers: lets promises, msw's answers and React's renders run without moving the clock until `check`
+ * passes. Each round yields once to the real event loop; the count of rounds only bounds a hang.
+ */
+async function settle(check: () => void) {
+  for (let round = 0; ; round++) {
+    try {
+      check()
+      return
+    } catch (error) {
+      if (round >= 500) throw error
+    }
+    await act(() => vi.advanceTimersByTimeAsync(0))
+  }
+}
+
+/**
+ * The list row (a button) showing `subject`. Found by its text: role queries compute every accessible name, which under
+ * jsdom is slow enough to matter when `settle` repeats them.
+ */
+function messageRow(subject: string): HTMLElement {
+  const row = screen.getAllByText(subject).map((element) => element.closest('button')).find(Boolean)
+  if (!row) throw new Error(`no message row shows ${subject}`)
+  return row
+}
+
+/** For the fake-clock tests: jsdom renders on a loaded 2-core machine overran vitest's 5 s; this only bounds a hang. */
+const FAKE_CLOCK_TEST = { timeout: 30_000 }
 
 function withAddress() {
   useCurrentAddress.getState().setAddress(TEST_ADDRESS, Date.now() + 24 * 3600_000)
@@ -264,17 +295,18 @@ describe('inbox', () => {
     expect(first).toHaveAttribute('aria-expanded', 'false')
   })
 
-  it('refetches the inbox every 10 s while there is an address', async () => {
-    vi.useFakeTimers({ shouldAdvanceTime: true })
+  it('refetches the inbox every 10 s while there is an address', FAKE_CLOCK_TEST, async () => {
+    // Only the test moves the clock: the poll is due exactly INBOX_POLL_MS after the first load, not a moment before.
+    vi.useFakeTimers()
     try {
       withAddress()
       renderTool()
-      await waitFor(() => expect(emailState.inboxRequests).toHaveLength(1))
+      await settle(() => expect(emailState.inboxRequests).toHaveLength(1))
       emailState.messages = [inboxMessage({ subject: 'Arrived later' })]
-      await act(() => vi.advanceTimersByTimeAsync(9_000))
+      await act(() => vi.advanceTimersByTimeAsync(INBOX_POLL_MS - 1))
       expect(emailState.inboxRequests).toHaveLength(1)
-      await act(() => vi.advanceTimersByTimeAsync(1_500))
-      expect(await screen.findByText('Arrived later')).toBeInTheDocument()
+      await act(() => vi.advanceTimersByTimeAsync(1))
+      await settle(() => expect(screen.queryByText('Arrived later')).not.toBeNull())
       expect(emailState.inboxRequests).toHaveLength(2)
       // Revalidated through the browser cache (If-None-Match → 304), not forced past it.
       expect(emailState.inboxRequests[1]!.cache).toBe('no-cache')
@@ -334,50 +366,62 @@ describe('inbox', () => {
     expect(useCurrentAddress.getState().email).toBeNull()
   })
 
-  it('opens a new stream when the browser gave up on one, while polling carries on', async () => {
-    vi.useFakeTimers({ shouldAdvanceTime: true })
+  it('opens a new stream when the browser gave up on one, while polling carries on', FAKE_CLOCK_TEST, async () => {
+    vi.useFakeTimers()
     const sources = stubEventSource()
     try {
       withAddress()
       renderTool()
-      await screen.findByText(/No messages yet/)
+      await settle(() => expect(screen.queryByText(/No messages yet/)).not.toBeNull())
       expect(sources).toHaveLength(1)
       act(() => {
         sources[0]!.readyState = 2
         sources[0]!.dispatchEvent(new Event('error'))
       })
-      await act(() => vi.advanceTimersByTimeAsync(5_000))
+      await act(() => vi.advanceTimersByTimeAsync(REOPEN_MS - 1))
+      expect(sources).toHaveLength(1)
+      await act(() => vi.advanceTimersByTimeAsync(1))
       expect(sources).toHaveLength(2)
       expect(sources[1]!.url).toBe(sources[0]!.url)
+      // The poll kept its own schedule through the stream's failure: due INBOX_POLL_MS after the first load.
       emailState.messages = [inboxMessage({ subject: 'Found by the poll' })]
-      await act(() => vi.advanceTimersByTimeAsync(5_500))
-      expect(await screen.findByText('Found by the poll')).toBeInTheDocument()
+      await act(() => vi.advanceTimersByTimeAsync(INBOX_POLL_MS - REOPEN_MS - 1))
+      expect(screen.queryByText('Found by the poll')).not.toBeInTheDocument()
+      await act(() => vi.advanceTimersByTimeAsync(1))
+      await settle(() => expect(screen.queryByText('Found by the poll')).not.toBeNull())
     } finally {
       vi.useRealTimers()
     }
   })
 
-  it('deletes a message with Undo: gone from the list at once, deleted on the server only after the Undo time', async () => {
-    vi.useFakeTimers({ shouldAdvanceTime: true })
+  it('deletes a message with Undo: gone from the list at once, deleted on the server only after the Undo time', FAKE_CLOCK_TEST, async () => {
+    vi.useFakeTimers()
     try {
       withAddress()
       emailState.messages = [inboxMessage({ id: '7', subject: 'Delete me' })]
-      const user = renderTool(userEvent.setup({ advanceTimers: vi.advanceTimersByTime }))
-      await user.click(await screen.findByRole('button', { name: /Delete me/ }))
-      await user.click(await screen.findByRole('button', { name: 'Delete' }))
-      await expectToast('Message Deleted')
+      // fireEvent, not user-event: Testing Library's async wrapper waits on a timer that only a moving clock fires.
+      renderTool()
+      await settle(() => expect(screen.queryAllByText('Delete me')).not.toHaveLength(0))
+      fireEvent.click(messageRow('Delete me'))
+      await settle(() => expect(screen.queryByText('Delete', { selector: 'button' })).not.toBeNull())
+      fireEvent.click(screen.getByText('Delete', { selector: 'button' }))
+      await settle(() => {
+        const open = document.querySelector('[data-slot="toast"][data-state="open"]')
+        expect(open).toHaveTextContent('Message Deleted')
+      })
       expect(screen.queryByText('Delete me')).not.toBeInTheDocument()
-      await user.click(screen.getByRole('button', { name: 'Undo' }))
-      expect(await screen.findByText('Delete me')).toBeInTheDocument()
-      await act(() => vi.advanceTimersByTimeAsync(UNDO_DELETE_MS + 100))
+      fireEvent.click(screen.getByRole('button', { name: 'Undo' }))
+      await settle(() => expect(screen.queryAllByText('Delete me')).not.toHaveLength(0))
+      await act(() => vi.advanceTimersByTimeAsync(UNDO_DELETE_MS))
       expect(emailState.deleted).toEqual([])
 
-      await user.click(screen.getByRole('button', { name: /Delete me/ }))
-      await user.click(await screen.findByRole('button', { name: 'Delete' }))
-      await act(() => vi.advanceTimersByTimeAsync(UNDO_DELETE_MS - 500))
+      fireEvent.click(messageRow('Delete me'))
+      await settle(() => expect(screen.queryByText('Delete', { selector: 'button' })).not.toBeNull())
+      fireEvent.click(screen.getByText('Delete', { selector: 'button' }))
+      await act(() => vi.advanceTimersByTimeAsync(UNDO_DELETE_MS - 1))
       expect(emailState.deleted).toEqual([])
-      await act(() => vi.advanceTimersByTimeAsync(600))
-      await waitFor(() => expect(emailState.deleted).toEqual(['7']))
+      await act(() => vi.advanceTimersByTimeAsync(1))
+      await settle(() => expect(emailState.deleted).toEqual(['7']))
       expect(screen.queryByText('Delete me')).not.toBeInTheDocument()
     } finally {
       vi.useRealTimers()

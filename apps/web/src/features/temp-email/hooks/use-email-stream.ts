@@ -5,7 +5,7 @@ import { inboxUrl } from '../api/inbox'
 import { addMessage, removeMessage } from '../lib/inbox-cache'
 
 /** Delay before opening a new stream after the browser gave up on one (a non-200 answer closes EventSource for good). */
-const REOPEN_MS = 5_000
+export const REOPEN_MS = 5_000
 
 function parse<T>(event: globalThis.MessageEvent<string>): T | null {
   try {
