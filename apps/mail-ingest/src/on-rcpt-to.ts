@@ -33,11 +33,11 @@ export interface InboxLookup {
  * Caches found inboxes briefly: a burst of mail to one address asks SQLite once. Misses are never cached,
  * so an address generated a moment ago receives mail at once; expiry is re-checked on every hit.
  */
-export function createInboxLookup(db: Db, cacheMs: number): InboxLookup {
+export function createInboxLookup(db: Db, cacheMs: number, clock: () => number = Date.now): InboxLookup {
   const cache = new Map<string, FoundInbox & { expiresAt: number; checkedAt: number }>()
   return {
     findActiveInbox: async (address) => {
-      const now = Date.now()
+      const now = clock()
       const hit = cache.get(address)
       if (hit && now - hit.checkedAt < cacheMs && hit.expiresAt > now) return hit
       const row = await db

@@ -23,8 +23,11 @@ export interface IngestServer {
   close: () => Promise<void>
 }
 
-/** Wires smtp-server to our RCPT and DATA handlers. */
-export function createSmtpServer({ db, sqlite, config }: { db: Db; sqlite: SqliteHandle; config: Config }): IngestServer {
+/**
+ * Wires smtp-server to our RCPT and DATA handlers. `clock` is the time RCPT judges an inbox's expiry by; tests pass
+ * their own so an address can expire between two transactions without the test racing the wall clock.
+ */
+export function createSmtpServer({ db, sqlite, config, clock = Date.now }: { db: Db; sqlite: SqliteHandle; config: Config; clock?: () => number }): IngestServer {
   // Read before anything starts: a missing or mismatched certificate stops the start with the reason.
   const keyPair = config.tls ? readKeyPair(config.tls) : null
   const pipeline = createIngestPipeline(db, sqlite, config)
@@ -52,7 +55,7 @@ export function createSmtpServer({ db, sqlite, config }: { db: Db; sqlite: Sqlit
         callback(error)
       }),
     onClose: clients.onClose,
-    onRcptTo: createOnRcptTo(config, createInboxLookup(db, config.inboxCacheMs), clients, createStorageGuard(config, sqlite), (reason) => metrics.refused.inc({ reason })),
+    onRcptTo: createOnRcptTo(config, createInboxLookup(db, config.inboxCacheMs, clock), clients, createStorageGuard(config, sqlite), (reason) => metrics.refused.inc({ reason })),
     onData: createOnData(config, pipeline, metrics, createInflightBudget(config.maxInflightBytes)),
   })
   server.on('error', (error) => console.error('[smtp] server error:', error.message))
