@@ -140,6 +140,8 @@ describe('webhooks over the real stack', () => {
     expect(await deliveries(address)).toEqual([
       expect.objectContaining({ id: payload.deliveryId, state: 'delivered', attempts: 1, lastStatusCode: 200, lastError: null }),
     ])
+    const metrics = await (await fetch(`http://127.0.0.1:${stack.metricsPort}/metrics`)).text()
+    expect(metrics).toContain('tempbox_webhook_deliveries_total{outcome="delivered"} 1\n')
   })
 
   it('retries a receiver that fails twice; the third attempt carries the same delivery id and is the last', async () => {
