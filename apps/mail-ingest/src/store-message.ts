@@ -118,7 +118,7 @@ export function createMessageWriter(db: Db, sqlite: SqliteHandle, limits: Writer
   const insertAttachment = sqlite.prepare(
     db.insertInto('attachment').values(attachmentRow(0, 0, { filename: '', contentType: '', size: 0, contentId: null, isInline: false, content: Buffer.alloc(0) })).compile().sql,
   )
-  return sqlite.transaction((messages: IncomingMessage[]) => {
+  const write = sqlite.transaction((messages: IncomingMessage[]) => {
     const full = limits.minFreeDiskBytes > 0 && freeDiskBytes(limits.databasePath) < limits.minFreeDiskBytes
     if (full) throw new StoreRefusal('storage_full', 'the disk is almost full')
     return messages.map((message) => {
@@ -132,6 +132,11 @@ export function createMessageWriter(db: Db, sqlite: SqliteHandle, limits: Writer
       return contentId
     })
   })
+  // IMMEDIATE: the quota check reads before the first insert writes. In a deferred transaction a commit by another
+  // connection in between (the api recording webhook attempts, say) makes the write fail at once with "database is
+  // locked" (a stale snapshot, which no busy timeout waits out) and the sender gets 451; taking the write lock first
+  // waits for it instead.
+  return (messages) => write.immediate(messages)
 }
 
 /** What the writer enforces: per-inbox quotas and the store's size (see StorageLimits). */

@@ -1,3 +1,4 @@
+import { sql } from 'kysely'
 import type { Db, WebhookDeliveryRow, WebhookDeliveryState, WebhookRow } from '@tempbox/db'
 import { findMessagesByIds, type MessageSummaryRow } from './message-repository.js'
 
@@ -87,23 +88,20 @@ export interface AttemptResult {
   error: string | null
 }
 
-/** Records a batch of attempts in one transaction: one fsync for many deliveries, not one each. */
+/**
+ * Records a batch of attempts in one statement: one fsync for many deliveries, and the database's write lock (which
+ * mail-ingest needs to store mail) held only while SQLite runs it — never across turns of this process's event loop,
+ * as a transaction of one awaited UPDATE per attempt would.
+ */
 export async function recordAttempts(db: Db, results: AttemptResult[]): Promise<void> {
-  await db.transaction().execute(async (trx) => {
-    for (const r of results) {
-      await trx
-        .updateTable('webhook_delivery')
-        .set((eb) => ({
-          state: r.state,
-          attempts: eb('attempts', '+', 1),
-          last_attempt_at: r.attemptedAt,
-          next_attempt_at: r.nextAttemptAt,
-          last_status_code: r.statusCode,
-          last_error: r.error,
-        }))
-        .where('id', '=', r.id)
-        .where('state', '=', 'pending')
-        .execute()
-    }
-  })
+  if (results.length === 0) return
+  const rows = sql.join(results.map((r) => sql`(${r.id}, ${r.state}, ${r.attemptedAt}, ${r.nextAttemptAt}, ${r.statusCode}, ${r.error})`))
+  await sql`
+    WITH attempt(id, state, attempted_at, next_attempt_at, status_code, error) AS (VALUES ${rows})
+    UPDATE webhook_delivery
+    SET state = attempt.state, attempts = webhook_delivery.attempts + 1, last_attempt_at = attempt.attempted_at,
+        next_attempt_at = attempt.next_attempt_at, last_status_code = attempt.status_code, last_error = attempt.error
+    FROM attempt
+    WHERE webhook_delivery.id = attempt.id AND webhook_delivery.state = 'pending'
+  `.execute(db)
 }
