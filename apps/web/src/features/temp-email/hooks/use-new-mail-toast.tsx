@@ -1,5 +1,5 @@
 import type { MessageSummary } from '@tempbox/types'
-import { createElement, useEffect, useRef, type RefObject } from 'react'
+import { useEffect, useRef, type RefObject } from 'react'
 import { useTranslation } from 'react-i18next'
 import { ToastAction } from '@tempbox/ui'
 import { parseSender } from '../lib/format'
@@ -51,7 +51,11 @@ export function useNewMailToast(
       title: t('toast.newMailTitle', { sender: name ?? address }),
       description: latest.subject || t('noSubject'),
       action: code
-        ? createElement(ToastAction, { altText: t('copyCode', { code }), onClick: () => onCopyRef.current(code) }, t('copyCode', { code }))
+        ? (
+            <ToastAction altText={t('copyCode', { code })} onClick={() => onCopyRef.current(code)}>
+              {t('copyCode', { code })}
+            </ToastAction>
+          )
         : undefined,
     })
   }, [email, messages, notify, t])
