@@ -50,6 +50,13 @@ const STRUCTURAL: Record<string, SendMailOptions> = {
   'a 9 MB single-line body': { text: `code 482913 ${'x'.repeat(9 * 1024 * 1024)}` },
 }
 
+/** Header values that made scanners backtrack: 1 MB each, sent as raw sources so no client tidies them. */
+const HOSTILE_HEADERS: Record<string, (subject: string) => Buffer> = {
+  'a 1 MB Content-Type of spaces': (subject) =>
+    Buffer.from(`From: evil@evil.test\r\nSubject: ${subject}\r\nContent-Type: text/plain${' '.repeat(1_000_000)}x\r\n\r\nHello\r\n`),
+  'a 1 MB From of <': (subject) => Buffer.from(`From: ${'<'.repeat(1_000_000)}\r\nSubject: ${subject}\r\n\r\nHello\r\n`),
+}
+
 beforeAll(async () => {
   stack = await startStack()
   db = createDb({ path: stack.dbPath }).db
@@ -140,6 +147,11 @@ describe('hostile mail over SMTP', () => {
       ...Object.entries(hostileBodies(200_000)).map(([name, b]): [string, SendMailOptions] => [`${name} (200 KB)`, b]),
       ...Object.entries(STRUCTURAL),
     ]
+    for (const [subject, raw] of Object.entries(HOSTILE_HEADERS)) {
+      const info = await smtp.sendMail({ envelope: { from: 'evil@evil.test', to: [address] }, raw: raw(subject) })
+      expect(info.response, subject).toMatch(/^250 /)
+      sent.push(subject)
+    }
     await Promise.all(
       messages.map(async ([subject, body]) => {
         try {
@@ -155,6 +167,8 @@ describe('hostile mail over SMTP', () => {
     // The tiny and mid-sized hostile bodies are all well under the size limit: they must have been accepted.
     expect(sent.filter((s) => s.endsWith('(200 KB)'))).toHaveLength(Object.keys(hostileBodies(200_000)).length)
     expect(sent).toContain('10,000 attachments of 0 bytes')
+    // 9.4 MB as quoted-printable, under the 10 MB limit.
+    expect(sent).toContain('a 9 MB single-line body')
 
     const { messages: listed } = await api<VerifiedListing>(`/api/email/${address}`)
     expect(listed.map((m) => m.subject).sort()).toEqual([...sent].sort())
@@ -180,7 +194,14 @@ describe('hostile mail over SMTP', () => {
       if ((row.html?.length ?? 0) > 256 * 1024) expect([row.safe_html, row.html_withheld], row.subject).toEqual([null, 'too_large'])
     }
     const nineMb = stored.find((r) => r.subject === 'a 9 MB single-line body')
-    if (nineMb) expect(JSON.parse(nineMb.codes)).toEqual(['482913'])
+    expect(JSON.parse(nineMb!.codes)).toEqual(['482913'])
+    // Its view carries the beginning of the text once, flagged, never the 9 MB.
+    const nineMbId = listed.find((m) => m.subject === 'a 9 MB single-line body')!.id
+    const view = await api<DerivedFull & { contentTruncated: boolean }>(`/api/email/${address}/messages/${nineMbId}`)
+    expect(view.content).toHaveLength(256 * 1024)
+    expect(view.content.startsWith('code 482913 xxx')).toBe(true)
+    expect(view.contentTruncated).toBe(true)
+    expect(view).not.toHaveProperty('text')
     expect((await fetch(`${stack.apiUrl}/api/health`)).status).toBe(200)
     // Sending ~20 MB of mail through nodemailer and mailparser takes a while on a small shared machine.
   }, 240_000)
