@@ -81,6 +81,11 @@ export function scanHtml(html: string, limits: DeriveLimits, wantText = true): H
   let skipping = 0
   let pre = 0
   let text = ''
+  /**
+   * The last character of `text`, kept aside: `text` grows by many small appends, and text.endsWith() would flatten
+   * the whole rope each time (quadratic in the kept text for HTML of thousands of tiny runs).
+   */
+  let lastChar = ''
   /** Line breaks owed before the next text (0–2): blocks ask, text pays, so empty blocks leave no gaps. */
   let owedBreaks = 0
   let pendingSpace = false
@@ -95,9 +100,12 @@ export function scanHtml(html: string, limits: DeriveLimits, wantText = true): H
       text += owedBreaks === 1 ? '\n' : '\n\n'
       owedBreaks = 0
       pendingSpace = false
-    } else if (pendingSpace && text !== '' && !text.endsWith(' ') && !text.endsWith('\n')) text += ' '
+    } else if (pendingSpace && text !== '' && lastChar !== ' ' && lastChar !== '\n') text += ' '
     pendingSpace = false
-    text += piece.slice(0, limits.htmlTextChars - text.length)
+    // Not full, so at least one character of the (non-empty) piece is kept.
+    const kept = piece.slice(0, limits.htmlTextChars - text.length)
+    text += kept
+    lastChar = kept[kept.length - 1]!
   }
   const closeAnchor = () => {
     const a = open
