@@ -116,8 +116,12 @@ describe('temporary email in the browser', () => {
     await iframe.waitFor()
     // Never allow-scripts: nothing in a mail runs. Same origin only lets the page measure the frame to fit it.
     expect(await iframe.getAttribute('sandbox')).toBe('allow-same-origin allow-popups allow-popups-to-escape-sandbox')
-    const srcdoc = (await iframe.getAttribute('srcdoc'))!
-    expect(srcdoc).toMatch(/^<!doctype html><html><head><meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src data: /)
+    // The mail is a document of its own URL, under the policy served with it (not the app's, as a srcdoc would be).
+    const src = (await iframe.getAttribute('src'))!
+    expect(src).toMatch(new RegExp(`^/api/email/${encodeURIComponent(address)}/messages/\\d+/frame$`))
+    const served = await fetch(stack.apiUrl + src)
+    expect(served.headers.get('content-security-policy')).toMatch(/^default-src 'none'; img-src data: http:\/\/127\.0\.0\.1:\d+\/api\/email\/[^ ]+\/attachments\/; style-src 'unsafe-inline';/)
+    expect(served.headers.get('content-security-policy')).toContain('sandbox allow-same-origin allow-popups allow-popups-to-escape-sandbox')
 
     const frame = (await (await iframe.elementHandle())!.contentFrame())!
     await frame.waitForLoadState('load')

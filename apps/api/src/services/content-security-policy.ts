@@ -20,21 +20,21 @@ export function inlineScriptHashes(html: string): string[] {
 export type CspDirectives = Record<string, string[]>
 
 /**
- * The web app's policy. Two allowances are wider than `'self'` on purpose:
- * - `style-src 'unsafe-inline'`: the mail frame is a srcdoc iframe, which inherits this policy on top of its own, and
- *   mail layouts are inline styles and `<style>` blocks; Radix also injects `<style>` elements (scroll lock).
- * - `img-src https: http:`: the same inheritance — remote images in a mail load only after the reader asks
- *   ("Show images"), and the frame's own policy holds them back until then.
+ * The web app's policy: the issue's directives, plus a few that are stricter than their `default-src 'self'` fallback.
+ * Mail is not shown under it: the mail frame loads its own document (`…/messages/{id}/frame`), which is served with a
+ * policy of its own (mailDocumentCsp), so this one needs no remote images and no inline styles. The app's own inline
+ * styles are React `style` props, set through the CSSOM, which a CSP does not govern.
  */
 export function appCspDirectives(scriptHashes: readonly string[]): CspDirectives {
   return {
     'default-src': ["'self'"],
     'script-src': ["'self'", ...scriptHashes],
     'script-src-attr': ["'none'"],
-    'style-src': ["'self'", "'unsafe-inline'"],
-    'img-src': ["'self'", 'data:', 'https:', 'http:'],
+    'style-src': ["'self'"],
+    'img-src': ["'self'", 'data:'],
     'font-src': ["'self'", 'data:'],
     'connect-src': ["'self'"],
+    // The mail frame's document is ours.
     'frame-src': ["'self'"],
     // The word counter analyses long texts in a module worker of our own (/assets/…).
     'worker-src': ["'self'"],

@@ -1,23 +1,25 @@
-import { useEffect, useMemo, useRef, useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { attachmentUrl } from '../api/message'
+import { messageUrl } from '../api/message'
 import { fitMailToFrame, MIN_FRAME_HEIGHT_PX } from '../lib/fit-mail'
-import { buildMailDocument } from '../lib/mail-document'
+
+/** The mail as a document of its own, served under its own policy (remote images only once the reader asks). */
+export function frameUrl(address: string, id: string, showRemote: boolean): string {
+  return `${messageUrl(address, id)}/frame${showRemote ? '?images=true' : ''}`
+}
 
 /**
- * The HTML body in a sandboxed frame. Without allow-scripts nothing in the mail ever runs (the CSP meta inside says
- * the same); allow-same-origin only lets this page read the frame's layout, to size the frame to the mail and fit a
- * 600-px mail into a phone's width. allow-popups lets the mail's links open in a new, unsandboxed tab.
+ * The HTML body in a sandboxed frame. The document comes from its own URL, not srcdoc, so it runs under the policy
+ * the server sends with it (no script, images of ours only from this message's attachments) instead of inheriting
+ * the app's. Without allow-scripts nothing in the mail ever runs; allow-same-origin only lets this page read the
+ * frame's layout, to size the frame to the mail and fit a 600-px mail into a phone's width. allow-popups lets the
+ * mail's links open in a new, unsandboxed tab.
  */
-export function MailFrame({ html, address, id, showRemote }: { html: string; address: string; id: string; showRemote: boolean }) {
+export function MailFrame({ address, id, showRemote }: { address: string; id: string; showRemote: boolean }) {
   const { t } = useTranslation('email')
   const ref = useRef<HTMLIFrameElement>(null)
   const [height, setHeight] = useState(MIN_FRAME_HEIGHT_PX)
-  const srcDoc = useMemo(() => {
-    // The folder of this message's attachments (the trailing `/` makes the CSP match the paths below it).
-    const attachments = new URL(attachmentUrl(address, id, 0).replace(/0$/, ''), window.location.origin).href
-    return buildMailDocument(html, { attachments, showRemote })
-  }, [html, address, id, showRemote])
+  const src = frameUrl(address, id, showRemote)
 
   useEffect(() => {
     const frame = ref.current
@@ -39,7 +41,7 @@ export function MailFrame({ html, address, id, showRemote }: { html: string; add
       frame.removeEventListener('load', fit)
       observer?.disconnect()
     }
-  }, [srcDoc])
+  }, [src])
 
   return (
     <iframe
@@ -47,7 +49,7 @@ export function MailFrame({ html, address, id, showRemote }: { html: string; add
       title={t('viewer.frameTitle')}
       sandbox="allow-same-origin allow-popups allow-popups-to-escape-sandbox"
       referrerPolicy="no-referrer"
-      srcDoc={srcDoc}
+      src={src}
       // Plus its two 1-px borders (the box includes them).
       height={height + 2}
       className="block w-full rounded-md border border-slate-200 bg-white dark:border-slate-700"

@@ -112,7 +112,7 @@ export function MessageViewer({ address, id, onClose, onDelete }: MessageViewerP
               </button>
             </div>
           )}
-          <MailFrame html={message.html} address={address} id={id} showRemote={showRemote} />
+          <MailFrame address={address} id={id} showRemote={showRemote} />
         </>
       ) : (
         <>
