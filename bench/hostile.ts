@@ -29,6 +29,9 @@ const messages: [string, SendMailOptions][] = [
   ['many tiny MIME parts', { text: 'x', alternatives: Array.from({ length: 2000 }, (_, i) => ({ contentType: 'text/plain', content: `p${i}` })) }],
   ['10,000 attachments of 0 bytes', { text: 'see attached', attachments: Array.from({ length: 10_000 }, (_, i) => ({ filename: `f${i}.bin`, content: Buffer.alloc(0) })) }],
   ['a 9 MB single-line body', { text: `code 482913 ${'x'.repeat(9 * 1024 * 1024)}` }],
+  // Header values that made ingest's own scanners backtrack (a Content-Type check, the From split of the fallback).
+  ['a 1 MB Content-Type of spaces', { raw: `From: evil@evil.test\r\nSubject: a 1 MB Content-Type of spaces\r\nContent-Type: text/plain${' '.repeat(1_000_000)}x\r\n\r\nHello\r\n` }],
+  ['a 1 MB From of <', { raw: `From: ${'<'.repeat(1_000_000)}\r\nSubject: a 1 MB From of <\r\n\r\nHello\r\n` }],
 ]
 
 const composer = nodemailer.createTransport({ streamTransport: true, buffer: true })
@@ -77,7 +80,7 @@ const db = createDb({ path: stack.dbPath }).db
 const now = Date.now()
 await db.insertInto('inbox').values({ address, local_part: 'hostile', domain: DOMAIN, created_at: now, expires_at: now + 3_600_000 }).execute()
 const smtp = nodemailer.createTransport({ host: '127.0.0.1', port: stack.smtpPort, secure: false, ignoreTLS: true })
-for (const [name, body] of messages) await smtp.sendMail({ from: 'evil@evil.test', to: address, subject: name, ...body })
+for (const [name, body] of messages) await smtp.sendMail({ from: 'evil@evil.test', to: address, subject: name, ...body, envelope: { from: 'evil@evil.test', to: [address] } })
 smtp.close()
 const base = `${stack.apiUrl}/api/email/${encodeURIComponent(address)}`
 const listing = (await (await fetch(base)).json()) as { messages: { id: string; subject: string }[] }
@@ -126,17 +129,18 @@ await stack.stop()
 const worstDerive = ingest.reduce((w, r) => (r.deriveMs > w.deriveMs ? r : w))
 const worstParse = ingest.reduce((w, r) => (r.parseMs > w.parseMs ? r : w))
 const worstRead = reads.reduce((w, r) => (r.cpuMs > w.cpuMs ? r : w))
+const met = (ok: boolean) => (ok ? 'yes' : 'no')
 const summary = [
   `Measured ${machineLine()}. Command: \`pnpm bench hostile\` (BENCH_SECONDS=${SECONDS}, BENCH_READS=${READS}).`,
   '',
-  '| measure | result | target |',
-  '|---|---|---|',
-  `| worst derivation CPU per hostile message at ingest (${worstDerive.name}) | ${worstDerive.deriveMs.toFixed(1)} ms | ≤ 50 ms |`,
-  `| worst mailparser CPU per hostile message at ingest (${worstParse.name}; not derivation) | ${worstParse.parseMs.toFixed(1)} ms | — |`,
-  `| worst API CPU per message read (${worstRead.name}) | ${worstRead.cpuMs.toFixed(2)} ms | ≤ 5 ms |`,
-  `| API CPU per read of the hostile inbox listing (${listing.messages.length} messages) | ${listCpu.toFixed(2)} ms | — |`,
-  `| \`/api/health\` p50 / p99 while 4 loops read the hostile inbox (${health.length} probes) | ${percentile(health, 50).toFixed(1)} / ${percentile(health, 99).toFixed(1)} ms | p99 ≤ 50 ms |`,
-  `| message reads answering 200 | ${reads.filter((r) => r.status === 200).length} of ${reads.length} | all |`,
+  '| measure | result | target | met |',
+  '|---|---|---|---|',
+  `| worst derivation CPU per hostile message at ingest (${worstDerive.name}) | ${worstDerive.deriveMs.toFixed(1)} ms | ≤ 50 ms | ${met(worstDerive.deriveMs <= 50)} |`,
+  `| worst mailparser CPU per hostile message at ingest (${worstParse.name}; not derivation) | ${worstParse.parseMs.toFixed(1)} ms | — | — |`,
+  `| worst API CPU per message read (${worstRead.name}) | ${worstRead.cpuMs.toFixed(2)} ms | ≤ 5 ms | ${met(worstRead.cpuMs <= 5)} |`,
+  `| API CPU per read of the hostile inbox listing (${listing.messages.length} messages) | ${listCpu.toFixed(2)} ms | — | — |`,
+  `| \`/api/health\` p50 / p99 while 4 loops read the hostile inbox (${health.length} probes) | ${percentile(health, 50).toFixed(1)} / ${percentile(health, 99).toFixed(1)} ms | p99 ≤ 50 ms | ${met(percentile(health, 99) <= 50)} |`,
+  `| message reads answering 200 | ${reads.filter((r) => r.status === 200).length} of ${reads.length} | all | ${met(reads.every((r) => r.status === 200))} |`,
   '',
   '<details><summary>Per message</summary>',
   '',
