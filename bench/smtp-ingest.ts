@@ -15,6 +15,7 @@
  *   BENCH_INGEST_ROOT=/path/to/other/checkout …  run that copy's mail-ingest (e.g. another commit)
  *   BENCH_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' …  extra node flags for the Tempbox process (profiling)
  *   BENCH_DUMP=/tmp/ingest.log …  write the Tempbox process's output there when it stops (with --trace-gc, say)
+ *   BENCH_MAIL_AUTH_AB=1 …  a second Tempbox with MAIL_AUTH=off, interleaved with the first (the sender check's cost, same run)
  */
 import { execFileSync, execSync } from 'node:child_process'
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
@@ -236,11 +237,11 @@ async function runScenario(target: Target, scenario: Scenario, tag: string, repe
   }
 }
 
-async function startTempbox(): Promise<Target> {
-  const ingest = await startIngest(REPO_ROOT, DOMAIN, Array.from({ length: INBOX_COUNT }, (_, i) => `bench${i}`))
+async function startTempbox(name = 'Tempbox', env: Record<string, string> = {}): Promise<Target> {
+  const ingest = await startIngest(REPO_ROOT, DOMAIN, Array.from({ length: INBOX_COUNT }, (_, i) => `bench${i}`), env)
   const { db } = ingest
   return {
-    name: 'Tempbox',
+    name,
     port: ingest.port,
     pid: ingest.pid,
     recipient: (i) => `bench${i % INBOX_COUNT}@${DOMAIN}`,
@@ -270,6 +271,13 @@ async function startTempbox(): Promise<Target> {
     },
     stop: ingest.stop,
   }
+}
+
+/** SPF and DMARC records for the benchmark's sender domain, so every message takes the check's SPF and DMARC paths. */
+function writeSenderZone(): string {
+  const path = join(mkdtempSync(join(tmpdir(), 'tempbox-bench-dns-')), 'dns.json')
+  writeFileSync(path, JSON.stringify({ 'sender.test': { TXT: [['v=spf1 ip4:127.0.0.1 -all']] }, '_dmarc.sender.test': { TXT: [['v=DMARC1; p=none']] } }))
+  return path
 }
 
 /** Installs MailDev 3.0.0 into bench/.maildev on first use (kept out of git and of the pnpm workspace). */
@@ -354,7 +362,7 @@ function noiseNote(loads: number[]): string {
 
 /** The command as run, with the settings that change what it measures. */
 function commandLine(): string {
-  const settings = ['BENCH_SCALE', 'BENCH_REPEATS', 'BENCH_ONLY', 'BENCH_SKIP_MAILDEV', 'BENCH_INGEST_ROOT']
+  const settings = ['BENCH_SCALE', 'BENCH_REPEATS', 'BENCH_ONLY', 'BENCH_SKIP_MAILDEV', 'BENCH_INGEST_ROOT', 'BENCH_MAIL_AUTH_AB']
     .filter((name) => process.env[name])
     .map((name) => `${name}=${/^[\w./-]+$/.test(process.env[name]!) ? process.env[name] : `'${process.env[name]}'`}`)
   return [...settings, 'pnpm bench smtp'].join(' ')
@@ -432,7 +440,11 @@ const started = new Date()
 const targets: Target[] = []
 const results: Result[] = []
 try {
-  targets.push(await startTempbox())
+  if (process.env.BENCH_MAIL_AUTH_AB) {
+    // The check's DNS answered from a fixture zone: what is measured is its CPU beside ingest, not the network's speed.
+    targets.push(await startTempbox('Tempbox', { MAIL_AUTH_DNS_FIXTURE: writeSenderZone() }))
+    targets.push(await startTempbox('Tempbox, MAIL_AUTH=off', { MAIL_AUTH: 'off' }))
+  } else targets.push(await startTempbox())
   if (!process.env.BENCH_SKIP_MAILDEV) targets.push(await startMaildev())
   // Warm-up so the JIT has compiled the hot paths before anything is measured.
   const warmUp: Scenario = { name: 'warm-up', kind: 'plain', bytes: 2048, connections: 4, messages: Math.max(4, Math.round(500 * SCALE)) }
