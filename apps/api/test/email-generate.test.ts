@@ -81,12 +81,20 @@ describe('POST /api/email/generate', () => {
     expect((await post(undefined, '192.0.2.2')).statusCode).toBe(200)
   })
 
-  it('limits addresses generated per hour per IP', async () => {
+  it('limits addresses generated per hour per IP, other IPs unaffected', async () => {
     app = await buildTestApp({ MAX_GENERATED_PER_HOUR_PER_IP: '3', MAX_ACTIVE_ADDRESSES_PER_IP: '50' })
-    for (let i = 0; i < 3; i++) expect((await post(undefined, '192.0.2.9')).statusCode).toBe(200)
+    const statuses: number[] = []
+    for (let i = 0; i < 5; i++) statuses.push((await post(undefined, '192.0.2.9')).statusCode)
+    expect(statuses).toEqual([200, 200, 200, 429, 429])
     const res = await post(undefined, '192.0.2.9')
     expect(res.statusCode).toBe(429)
-    expect(res.json()).toMatchObject({ code: 'rate_limited', error: expect.stringContaining('3 addresses per hour') })
+    expect(res.json()).toEqual({ code: 'rate_limited', error: 'You can create at most 3 addresses per hour. Please try again later.' })
+    // Counted per client: another IPv4 address, and an IPv6 client, still get their own three.
+    for (const ip of ['192.0.2.10', '2001:db8::1']) {
+      const other: number[] = []
+      for (let i = 0; i < 4; i++) other.push((await post(undefined, ip)).statusCode)
+      expect(other).toEqual([200, 200, 200, 429])
+    }
   })
 
   it('does not store the IP', async () => {
