@@ -48,7 +48,16 @@ describe('word counter', () => {
     expect(await stat('paragraphs').textContent()).toBe('2')
     expect(await stat('readingTime').textContent()).toBe('1 min')
     expect(await card.getByTestId('top-words').textContent()).toContain('cat')
+    // 15 words are too few for a reading-ease score: the card says so instead of a meaningless number.
+    await expect.poll(() => card.getByTestId('readability-unscored').textContent()).toContain('too short to score')
+
+    await card.getByLabel('Your text').fill('Dr. Smith met Mr. Jones at 5 p.m. yesterday. Pi is 3.14 today. '.repeat(4))
+    await expect.poll(() => stat('sentences').textContent()).toBe('8')
     await expect.poll(() => card.getByText('Flesch Reading Ease').isVisible()).toBe(true)
+
+    await card.getByLabel('Your text').fill('我们今天去北京大学。天气很好！')
+    await expect.poll(() => stat('words').textContent()).toBe('7')
+    expect(await stat('sentences').textContent()).toBe('2')
 
     await card.getByLabel('Your text').fill('')
     await expect.poll(() => stat('words').textContent()).toBe('0')
@@ -111,19 +120,25 @@ describe('link shortener', () => {
     const card = page.getByTestId('link-shortener')
     const input = card.getByLabel('Long URL')
 
+    // Errors at the field: the input is described by them (and marked invalid) until it is edited.
+    const description = () => input.evaluate((el) => (el.getAttribute('aria-describedby') ?? '').split(' ').map((id) => document.getElementById(id)?.textContent ?? '').join(' '))
     await card.getByRole('button', { name: 'Shorten' }).click()
     await page.getByText('Please enter a URL to shorten').first().waitFor()
+    expect(await description()).toBe('Please enter a URL to shorten')
+    expect(await input.getAttribute('aria-invalid')).toBe('true')
 
-    await input.fill('example.com/page')
+    await input.fill('not a url')
+    expect(await input.getAttribute('aria-invalid')).toBeNull()
     await card.getByRole('button', { name: 'Shorten' }).click()
-    await page.getByText('Please enter a valid URL (include http:// or https://)').first().waitFor()
+    await expect.poll(description).toBe('Please enter a valid URL (include http:// or https://)')
 
     await input.fill('https://example.com/first')
     await card.getByRole('button', { name: 'Shorten' }).click()
     const items = card.getByTestId('short-links').locator('li')
     await items.first().waitFor()
     expect(await input.inputValue()).toBe('')
-    await input.fill('https://example.com/second')
+    // A bare domain is taken as its https:// address.
+    await input.fill('example.com/second')
     await input.press('Enter')
     await expect.poll(() => items.count()).toBe(2)
     // Newest first.
