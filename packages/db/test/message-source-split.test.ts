@@ -13,7 +13,7 @@ function roundTrip(received: Buffer, text: string | null) {
 
 describe('toStoredSource', () => {
   it('splits off a body that is the text with CRLF, of any length, and rebuilds it byte for byte', () => {
-    for (const text of ['hello', 'line one\nline two\n', 'x'.repeat(100), `${'a'.repeat(31)}😀 and the rest`, 'é'.repeat(40)]) {
+    for (const text of ['hello', 'line one\nline two\n', 'x'.repeat(100), `${'a'.repeat(31)}😀 and the rest`, `${'a'.repeat(31)}\u{10000} (U+D800 first)`, 'é'.repeat(40)]) {
       const received = Buffer.from(HEADER + text.replaceAll('\n', '\r\n'))
       const stored = roundTrip(received, text)
       expect([text.slice(0, 10), stored.bodyIsText]).toEqual([text.slice(0, 10), true])
@@ -40,6 +40,7 @@ describe('toStoredSource', () => {
     expect(roundTrip(Buffer.from(HEADER), '').bodyIsText).toBe(false)
     // No blank line: the tail that happens to equal the text is still header, never a body.
     expect(roundTrip(Buffer.from('Subject: abc\r\ndef'), 'def').bodyIsText).toBe(false)
+    expect(roundTrip(Buffer.from('abcdef'), 'def').bodyIsText).toBe(false)
   })
 
   it('splits at a blank line at the very start (a message with no header at all)', () => {
