@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import nodemailer from 'nodemailer'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { rawSession } from '../support/smtp-session.js'
 import { startStack, waitFor, type Stack } from '../support/stack.js'
 
 /**
@@ -32,6 +33,10 @@ beforeAll(async () => {
       LOG_LEVEL: 'info',
       GEOIP_PRELOAD: 'false',
       DATABASE_PATH: dbPath,
+      // Small mail-ingest limits, so the log test reaches its refusals (inbox full, unknown recipients, connections).
+      MAX_MESSAGES_PER_INBOX: '1',
+      SMTP_MAX_UNKNOWN_RECIPIENTS: '2',
+      SMTP_MAX_CLIENTS_PER_IP: '3',
     },
   })
 })
@@ -119,6 +124,58 @@ describe('production, over the real processes', () => {
     for (const file of [dbPath, `${dbPath}-wal`, `${dbPath}-shm`]) expect(mode(file), file).toBe('600')
   })
 
+  /**
+   * mail-ingest's refusals, from SOCKET_IP: the inbox is full (452 at RCPT), too many unknown recipients (421, closed),
+   * too many connections from one client (421 at the greeting).
+   */
+  async function refusalsOfMailIngest(address: string, unknown: string): Promise<void> {
+    const session = async () => {
+      const s = rawSession(stack.smtpPort, SOCKET_IP)
+      const greeting = await s.reply()
+      return { ...s, greeting }
+    }
+    const full = await session()
+    expect(full.greeting).toMatch(/^220 /)
+    await full.command('EHLO client.example')
+    expect(await full.command('MAIL FROM:<sender@example.com>')).toMatch(/^250/)
+    // Refused at RCPT (452 4.2.2) when ingest's recipient cache knows the inbox is full, else at the end of DATA by
+    // the exact check in the write transaction (552 5.2.2: its only recipient is full); the mail is not taken.
+    const rcpt = await full.command(`RCPT TO:<${address}>`)
+    if (rcpt.startsWith('250')) {
+      expect(await full.command('DATA')).toMatch(/^354/)
+      expect(await full.command(`Subject: over quota\r\nTo: ${address}\r\n\r\nNot stored\r\n.`)).toMatch(/^552 5\.2\.2 /)
+    } else {
+      expect(rcpt).toMatch(/^452 4\.2\.2 /)
+    }
+    await full.command('QUIT')
+    await full.closed
+
+    const guessing = await session()
+    await guessing.command('EHLO client.example')
+    await guessing.command('MAIL FROM:<sender@example.com>')
+    expect(await guessing.command(`RCPT TO:<${unknown}>`)).toMatch(/^550 /)
+    expect(await guessing.command(`RCPT TO:<x${unknown}>`)).toMatch(/^550 /)
+    expect(await guessing.command(`RCPT TO:<y${unknown}>`)).toMatch(/^421 4\.7\.0 /)
+    await guessing.closed
+
+    // Three sessions held open (a closed one may not be counted out yet: asked again until greeted), a fourth refused.
+    const held: Awaited<ReturnType<typeof session>>[] = []
+    for (let i = 0; i < 3; i++) {
+      await waitFor(async () => {
+        const s = await session()
+        if (s.greeting.startsWith('220 ')) held.push(s)
+        else s.socket.destroy()
+        return s.greeting.startsWith('220 ')
+      }, 20_000, 'a session to be greeted')
+    }
+    const extra = await session()
+    expect(extra.greeting).toMatch(/^421 4\.7\.0 Too many connections/)
+    for (const s of held) {
+      await s.command('QUIT')
+      await s.closed
+    }
+  }
+
   it('logs no inbox address, IP, token or password, whatever the requests', async () => {
     const password = 'Log-Secret-Pass-91'
     const newPassword = 'Log-Newer-Pass-37'
@@ -143,6 +200,7 @@ describe('production, over the real processes', () => {
     })
     await expect(smtp.sendMail({ from: 'sender@example.com', to: unknown, subject: 'x', text: 'x' })).rejects.toThrow(/550/)
     smtp.close()
+    await refusalsOfMailIngest(address, unknown)
 
     const wait = await call('GET', `/api/email/${address}/wait?timeout=5&since=0`)
     const id = wait.json<{ message: { id: string } }>().message.id
@@ -169,7 +227,7 @@ describe('production, over the real processes', () => {
     await stack.api.stop()
     await stack.ingest.stop()
     const logs = stack.api.output() + stack.ingest.output()
-    for (const secret of [address, localPart, unknown, unknown.split('@')[0]!, token, fresh, password, newPassword, 'Wrong-Pass-55', SOCKET_IP, CLIENT_IP]) {
+    for (const secret of [address, localPart, unknown, unknown.split('@')[0]!, `x${unknown}`, `y${unknown}`, token, fresh, password, newPassword, 'Wrong-Pass-55', SOCKET_IP, CLIENT_IP]) {
       expect(logs.includes(secret), `the log holds ${secret}`).toBe(false)
     }
     // Request lines are there (so the check above is not vacuous), with the address replaced. The polled routes (listing,

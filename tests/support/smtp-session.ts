@@ -1,8 +1,11 @@
 import { connect } from 'node:net'
 
-/** Opens a raw SMTP connection and collects every reply line the server sends until it closes. */
-export function rawSession(serverPort: number) {
-  const socket = connect(serverPort, '127.0.0.1')
+/**
+ * Opens a raw SMTP connection and collects every reply line the server sends until it closes. `localAddress` (another
+ * loopback address, e.g. 127.0.0.77) makes the session come from a client IP of its own.
+ */
+export function rawSession(serverPort: number, localAddress?: string) {
+  const socket = connect({ port: serverPort, host: '127.0.0.1', ...(localAddress ? { localAddress } : {}) })
   const lines: string[] = []
   let buffer = ''
   let read = 0
