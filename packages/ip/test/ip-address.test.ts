@@ -11,6 +11,8 @@ describe('parseIp', () => {
   it('turns an IPv4-mapped v6 address (any case) into the plain v4 one', () => {
     expect(parseIp('::ffff:203.0.113.9')).toEqual({ ip: '203.0.113.9', version: 4, value: 0xcb007109n })
     expect(parseIp('::FFFF:10.0.0.1')?.ip).toBe('10.0.0.1')
+    expect(parseIp('::ffff:1.22.3.4')).toEqual({ ip: '1.22.3.4', version: 4, value: 0x01160304n })
+    expect(parseIp('::ffff:1.2.3.44')).toEqual({ ip: '1.2.3.44', version: 4, value: 0x0102032cn })
     // Not the mapped prefix: stays v6, the v4 tail read into the low 32 bits.
     expect(parseIp('::fffe:1.2.3.4')).toEqual({ ip: '::fffe:102:304', version: 6, value: (0xfffen << 32n) | 0x01020304n })
     expect(parseIp('x::ffff:1.2.3.4')).toBeNull()
@@ -39,7 +41,7 @@ describe('parseIp', () => {
   })
 
   it('answers null for text that is not an IP', () => {
-    for (const input of ['', 'localhost', '1.2.3', '1.2.3.256', '12345::abcde', '[::1', '1.2.3.4]', '::ffff:'] as const) expect(parseIp(input)).toBeNull()
+    for (const input of ['', 'localhost', '1.2.3', '1.2.3.256', '12345::abcde', '[::1', '1.2.3.4]', 'x::1]', '::ffff:'] as const) expect(parseIp(input)).toBeNull()
   })
 })
 
