@@ -17,6 +17,8 @@ export interface Config {
   /** Built web app to serve, or null to serve the API alone. */
   webDistDir: string | null
   addressTtlMs: number
+  /** How long a signed-in owner may keep a saved address, counted from its creation (SAVED_ADDRESS_MAX_DAYS). */
+  savedAddressMaxMs: number
   sweepIntervalMs: number
   maxActiveAddressesPerIp: number
   maxGeneratedPerHourPerIp: number
@@ -113,6 +115,7 @@ export function loadConfig(env: Env = process.env): Config {
     mailDomains,
     webDistDir: env.WEB_DIST_DIR === '' ? null : (env.WEB_DIST_DIR ?? defaultWebDist()),
     addressTtlMs: int('ADDRESS_TTL_HOURS', DEFAULT_ADDRESS_TTL_HOURS, 1) * 3_600_000,
+    savedAddressMaxMs: int('SAVED_ADDRESS_MAX_DAYS', 7, 1) * 86_400_000,
     sweepIntervalMs: int('SWEEP_INTERVAL_SECONDS', 60, 1) * 1000,
     maxActiveAddressesPerIp: int('MAX_ACTIVE_ADDRESSES_PER_IP', 5, 1),
     maxGeneratedPerHourPerIp: int('MAX_GENERATED_PER_HOUR_PER_IP', 100, 1),

@@ -31,7 +31,9 @@ export interface InboxLookup {
 
 /**
  * Caches found inboxes briefly: a burst of mail to one address asks SQLite once. Misses are never cached,
- * so an address generated a moment ago receives mail at once; expiry is re-checked on every hit.
+ * so an address generated a moment ago receives mail at once; expiry is re-checked on every hit. An address that burns
+ * when read is never cached either: it may be gone the next moment, and its next mail must then get 550 at RCPT, not
+ * a 250 from the cache followed by a 451 (retry later) from the store.
  */
 export function createInboxLookup(db: Db, cacheMs: number, clock: () => number = Date.now): InboxLookup {
   const cache = new Map<string, FoundInbox & { expiresAt: number; checkedAt: number }>()
@@ -42,7 +44,7 @@ export function createInboxLookup(db: Db, cacheMs: number, clock: () => number =
       if (hit && now - hit.checkedAt < cacheMs && hit.expiresAt > now) return hit
       const row = await db
         .selectFrom('inbox')
-        .select(['id', 'expires_at', 'message_count', 'bytes_used'])
+        .select(['id', 'expires_at', 'message_count', 'bytes_used', 'burn'])
         .where('address', '=', address)
         .where('expires_at', '>', now)
         .executeTakeFirst()
@@ -50,8 +52,12 @@ export function createInboxLookup(db: Db, cacheMs: number, clock: () => number =
         cache.delete(address)
         return null
       }
-      if (cache.size >= MAX_CACHED_INBOXES) cache.clear()
       const found = { id: row.id, messageCount: row.message_count, bytesUsed: row.bytes_used, expiresAt: row.expires_at, checkedAt: now }
+      if (row.burn === 'read') {
+        cache.delete(address)
+        return found
+      }
+      if (cache.size >= MAX_CACHED_INBOXES) cache.clear()
       cache.set(address, found)
       return found
     },

@@ -328,16 +328,21 @@ describe("ingest's inbox cache", () => {
     return [rcpt, await session.command(`Subject: ${subject}\r\n\r\nhi\r\n.`)]
   }
 
-  it('never stores mail for an inbox deleted or expired while it is cached', async () => {
-    // A cache far longer than the test: only the expiry check on a hit and the store's own check can refuse.
+  /** A server whose cache outlives the test: only the expiry check on a hit and the store's own check can refuse. */
+  async function cachedServer(clock: () => number = Date.now) {
     const config = loadConfig({ SMTP_PORT: '0', DATABASE_PATH: dbPath, MAIL_DOMAINS: DOMAIN, SMTP_INBOX_CACHE_MS: '600000', SMTP_PARSE_WORKERS: '0' })
+    const server = createSmtpServer({ db, sqlite, config, clock })
+    const session = rawSession(await server.listen())
+    expect(await session.reply()).toMatch(/^220 /)
+    expect(await session.command('EHLO test.local')).toMatch(/^250 /)
+    return { server, session }
+  }
+
+  it('never stores mail for an inbox deleted or expired while it is cached', async () => {
     // RCPT judges expiry by this clock, so the inbox expires exactly when the test says, however slow the machine.
     let now = Date.now()
-    const cached = createSmtpServer({ db, sqlite, config, clock: () => now })
+    const { server: cached, session } = await cachedServer(() => now)
     try {
-      const session = rawSession(await cached.listen())
-      expect(await session.reply()).toMatch(/^220 /)
-      expect(await session.command('EHLO test.local')).toMatch(/^250 /)
 
       // An hour ahead of the wall clock: only the clock given to the server moves past it.
       const expiresAt = now + 3_600_000
@@ -356,6 +361,22 @@ describe("ingest's inbox cache", () => {
       now = expiresAt + 1
       expect(await transaction(session, expiring, 'after expiry')).toEqual(['550 5.1.1 Mailbox unavailable: no such address, or it has expired', ''])
       expect((await messagesOf(expiring)).map((m) => m.subject)).toEqual(['while alive'])
+      await session.command('QUIT')
+    } finally {
+      await cached.close()
+    }
+  })
+
+  it('refuses the next mail to a burned address at RCPT (550 5.1.1), however long the cache', async () => {
+    const { server: cached, session } = await cachedServer()
+    try {
+      const burning = await createInbox('cache-burning')
+      await db.updateTable('inbox').set({ burn: 'read' }).where('address', '=', burning).execute()
+      expect(await transaction(session, burning, 'first')).toEqual([expect.stringMatching(/^250 /), expect.stringMatching(/^250 /)])
+
+      // What the api does when its first message is marked read.
+      await db.deleteFrom('inbox').where('address', '=', burning).execute()
+      expect(await transaction(session, burning, 'after burn')).toEqual(['550 5.1.1 Mailbox unavailable: no such address, or it has expired', ''])
       await session.command('QUIT')
     } finally {
       await cached.close()

@@ -53,7 +53,9 @@ export function createDb(config: DbConfig): { db: Db; sqlite: SQLite.Database } 
 
 /** Runs every pending migration; throws with the failing migration's error. */
 export async function migrateToLatest(db: Db): Promise<void> {
-  const migrator = new Migrator({ db, provider: migrationProvider })
+  // Parallel work lands migrations whose names sort before one already shipped (000301 after 001201): a database that
+  // ran the later one must still take the earlier one rather than refuse to start.
+  const migrator = new Migrator({ db, provider: migrationProvider, allowUnorderedMigrations: true })
   const { error, results } = await migrator.migrateToLatest()
   const failed = results?.find((r) => r.status === 'Error')
   if (error || failed) {

@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox'
 import { MessageAuth } from './message-auth.js'
+import { BurnFields, BurnMode } from './burn.js'
 
 /** A chosen name shorter than this is refused: short names are the first ones others guess. */
 export const MIN_CHOSEN_LOCAL_PART_LENGTH = 6
@@ -8,6 +9,7 @@ export const GenerateEmailBody = Type.Object(
   {
     localPart: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'Desired local part; random when omitted.' })),
     domain: Type.Optional(Type.String({ minLength: 1, maxLength: 253, description: 'One of the served domains; the first when omitted.' })),
+    ...BurnFields,
   },
   { additionalProperties: false },
 )
@@ -16,6 +18,7 @@ export type GenerateEmailBody = Static<typeof GenerateEmailBody>
 export const GenerateEmailResponse = Type.Object({
   email: Type.String({ description: 'The new address.' }),
   expiresAt: Type.String({ format: 'date-time', description: 'When the address and its mail are deleted.' }),
+  burn: Type.Optional(BurnMode),
 })
 export type GenerateEmailResponse = Static<typeof GenerateEmailResponse>
 
@@ -208,6 +211,9 @@ export const MessageReadState = Type.Object({
   id: Type.String(),
   read: Type.Boolean(),
   unread: Type.Integer({ minimum: 0, description: 'Unread messages left in the inbox.' }),
+  burned: Type.Optional(
+    Type.Boolean({ description: 'True when this read burned the address (`burnAfterRead`): it and its mail are now deleted.' }),
+  ),
 })
 export type MessageReadState = Static<typeof MessageReadState>
 

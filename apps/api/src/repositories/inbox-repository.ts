@@ -2,7 +2,15 @@ import type { Db, InboxRow } from '@tempbox/db'
 
 export async function insertInbox(
   db: Db,
-  values: { address: string; localPart: string; domain: string; userId: number | null; createdAt: number; expiresAt: number },
+  values: {
+    address: string
+    localPart: string
+    domain: string
+    userId: number | null
+    createdAt: number
+    expiresAt: number
+    burn?: InboxRow['burn']
+  },
 ): Promise<InboxRow | null> {
   // The unique index on address decides races between two requests for the same name.
   const row = await db
@@ -14,6 +22,7 @@ export async function insertInbox(
       user_id: values.userId,
       created_at: values.createdAt,
       expires_at: values.expiresAt,
+      burn: values.burn ?? null,
     })
     .onConflict((oc) => oc.column('address').doNothing())
     .returningAll()

@@ -33,6 +33,8 @@ import {
   type MessageSummaryRow,
 } from '../repositories/message-repository.js'
 import { findAttachment, listAttachments } from '../repositories/attachment-repository.js'
+import { deleteIfBurnsOnRead } from '../repositories/burn-repository.js'
+import { burnOf, type Burn } from './address-lifetime.js'
 import type { MessageCondition } from '../repositories/message-filter.js'
 import { parseAddress, randomLocalPart, validateLocalPart } from './address.js'
 import type { AddressLimits } from './ip-limits.js'
@@ -54,6 +56,8 @@ export interface CreateInboxInput {
   domain?: string
   /** Owner account when the request was signed in; null for anonymous addresses. */
   userId?: number | null
+  burnAfterRead?: boolean
+  burnAfterMinutes?: number
 }
 
 /**
@@ -102,12 +106,14 @@ export class InboxService {
       })
     }
     const chosen = input.localPart !== undefined ? validateLocalPart(input.localPart) : null
+    const burn = burnOf(input)
     const now = Date.now()
-    const expiresAt = now + this.config.addressTtlMs
+    // A timer is an earlier expiry: the limiter, the sweep and mail-ingest's refusal all follow expires_at already.
+    const expiresAt = now + (burn.minutes === null ? this.config.addressTtlMs : burn.minutes * 60_000)
     // Counted before the insert, so concurrent requests (in any API process) cannot all pass the check.
     await this.limiter.reserve(input.ip, expiresAt, now)
     try {
-      return await this.insertNew(input, chosen, domain, now, expiresAt)
+      return await this.insertNew(input, chosen, domain, now, expiresAt, burn)
     } catch (err) {
       // Nothing was created, so nothing counts; if even that fails, the client is held to a stricter limit, not a looser one.
       try {
@@ -119,13 +125,20 @@ export class InboxService {
     }
   }
 
-  private async insertNew(input: CreateInboxInput, chosen: string | null, domain: string, now: number, expiresAt: number): Promise<GenerateEmailResponse> {
+  private async insertNew(
+    input: CreateInboxInput,
+    chosen: string | null,
+    domain: string,
+    now: number,
+    expiresAt: number,
+    burn: Burn,
+  ): Promise<GenerateEmailResponse> {
     // A random name collides with probability ~n/2^60; a few retries make a clash a non-event.
     for (let attempt = 0; attempt < 5; attempt++) {
       const localPart = chosen ?? randomLocalPart()
       const address = `${localPart}@${domain}`
-      const row = await insertInbox(this.db, { address, localPart, domain, userId: input.userId ?? null, createdAt: now, expiresAt })
-      if (row) return { email: address, expiresAt: new Date(expiresAt).toISOString() }
+      const row = await insertInbox(this.db, { address, localPart, domain, userId: input.userId ?? null, createdAt: now, expiresAt, burn: burn.mode })
+      if (row) return { email: address, expiresAt: new Date(expiresAt).toISOString(), burn: burn.mode }
       if (chosen) {
         // An expired address the sweep has not removed yet is free again.
         const existing = await findInboxByAddress(this.db, address)
@@ -170,6 +183,11 @@ export class InboxService {
   async releaseInbox(ip: string, rawAddress: string): Promise<void> {
     const inbox = await this.getInbox(rawAddress)
     if (!(await deleteInbox(this.db, inbox.id))) throw new AppError('inbox_not_found', INBOX_NOT_FOUND)
+    await this.inboxDeleted(ip, inbox)
+  }
+
+  /** An inbox deleted before its time (released or burned): caches forget it, its streams end, its place is freed. */
+  private async inboxDeleted(ip: string, inbox: InboxRow): Promise<void> {
     this.forgetInbox(inbox)
     this.watcher.inboxExpired(inbox.id)
     await this.limiter.free(ip, inbox.expires_at)
@@ -335,10 +353,15 @@ export class InboxService {
    * Reading a message never marks it: GET stays safe for API clients, prefetchers and waits, and the web app says
    * when its reader opened one. Setting the state it already has changes nothing, so listings keep their ETag.
    */
-  async setRead(inbox: InboxRow, rawId: string, read: boolean): Promise<MessageReadState> {
+  async setRead(inbox: InboxRow, rawId: string, read: boolean, ip = ''): Promise<MessageReadState> {
     const id = Number(rawId)
     const result = Number.isSafeInteger(id) ? await setMessageRead(this.db, inbox.id, id, read, Date.now()) : { found: false, changed: false }
     if (!result.found) throw new AppError('message_not_found', 'This message does not exist. It may have been deleted.')
+    // Any read of a burn-on-read inbox is its first one: the inbox does not outlive it.
+    if (read && (await deleteIfBurnsOnRead(this.db, inbox.id))) {
+      await this.inboxDeleted(ip, inbox)
+      return { id: String(id), read, unread: 0, burned: true }
+    }
     if (result.changed) {
       this.readStateChanged(inbox.id)
       await this.peers.readStateChanged(inbox.id)

@@ -7,6 +7,7 @@ import liveRoutes from './live.js'
 import frameRoutes from './frame.js'
 import { INBOX_GUESSES, limitGuesses } from '../../plugins/guess-limit.js'
 import webhookRoutes from './webhook.js'
+import lifetimeRoutes from './lifetime.js'
 import { parseSearch } from '../../services/search-query.js'
 
 /** The temporary-email API. Thin: rules live in InboxService. */
@@ -25,7 +26,7 @@ const emailRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['email'],
-        summary: 'Create a temporary address (random, or a name you choose); it expires after 24 hours',
+        summary: 'Create a temporary address (random, or a name you choose); it expires after 24 hours, or burns sooner if asked',
         body: GenerateEmailBody,
         response: { 200: GenerateEmailResponse, 400: ErrorBody, 409: ErrorBody, 429: ErrorBody },
       },
@@ -37,7 +38,7 @@ const emailRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       const body = request.body
       // Signed in (valid Bearer token): the address is saved to the account.
-      return inboxes.createInbox({ ip: request.ip, localPart: body.localPart, domain: body.domain, userId: request.userId })
+      return inboxes.createInbox({ ip: request.ip, ...body, userId: request.userId })
     },
   )
 
@@ -102,6 +103,7 @@ const emailRoutes: FastifyPluginAsyncTypebox = async (app) => {
   await app.register(frameRoutes)
   await app.register(liveRoutes)
   await app.register(webhookRoutes)
+  await app.register(lifetimeRoutes)
 }
 
 export default emailRoutes
