@@ -107,7 +107,13 @@ export const InboxResponse = Type.Object({
 })
 export type InboxResponse = Static<typeof InboxResponse>
 
-export const MailHeader = Type.Object({ name: Type.String(), value: Type.String() })
+export const MailHeader = Type.Object({
+  name: Type.String(),
+  value: Type.String({ description: 'At most 4,096 characters (the header display limit); `truncated` says when it goes on.' }),
+  truncated: Type.Optional(
+    Type.Boolean({ description: 'True when `value` is only the beginning of the header: the .eml download has all of it.' }),
+  ),
+})
 export type MailHeader = Static<typeof MailHeader>
 
 export const MailAddress = Type.Object({ name: Type.String(), address: Type.String() })
@@ -152,7 +158,14 @@ export const FullMessage = Type.Object({
       'Set when the message has HTML that is not shown (`html` is then null): `too_large` (longer than the display limit) ' +
       'or `unrenderable` (nested too deep, or sanitizing failed). Show `content` instead, and offer the .eml download.',
   }),
-  headers: Type.Array(MailHeader, { description: 'Header lines in order.' }),
+  headers: Type.Array(MailHeader, { description: 'Header lines in order: the first 200 (see `headersTruncated`).' }),
+  headersTruncated: Type.Optional(
+    Type.Boolean({
+      description:
+        'True when the message has more header lines than `headers` lists (200). Always present on `GET …/messages/{id}`; ' +
+        'the .eml download has every line whole.',
+    }),
+  ),
   attachments: Type.Array(AttachmentInfo),
   verification: Verification,
   auth: Type.Optional(

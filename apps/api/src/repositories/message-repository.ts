@@ -7,7 +7,8 @@ import { matchAll, type MessageCondition } from './message-filter.js'
  * reads it), nor the text and HTML, which can be megabytes each (the view reads a bounded text through findViewText;
  * a derivation reads them whole through findMessageBodies).
  */
-export type MessageSummaryRow = MessageRow & Omit<MessageContentRow, 'id' | 'raw' | 'raw_body_is_text' | 'text' | 'html' | 'text_head'> & { has_html: number }
+export type MessageSummaryRow = MessageRow &
+  Omit<MessageContentRow, 'id' | 'raw' | 'raw_body_is_text' | 'text' | 'html' | 'text_head' | 'headers'> & { has_html: number }
 
 /**
  * Whether there is HTML, without reading it: SQLite answers typeof() from the record header, whereas `html IS NOT
@@ -15,14 +16,60 @@ export type MessageSummaryRow = MessageRow & Omit<MessageContentRow, 'id' | 'raw
  */
 const HAS_HTML = sql<number>`typeof(message_content.html) != 'null'`.as('has_html')
 
+/** What a message view shows of the header lines: at most `count` of them, each value at most `valueChars` characters. */
+export const VIEW_HEADER_LIMITS = { valueChars: 4096, count: 200 } as const
+
+/**
+ * The sender as a message view reads it: cut in SQL like the listing's (LIST_TEXT_CHARS), at the header display limit,
+ * so a 1 MB From header (mailparser accepts that much) is not sent on every read. The subject stays whole: the view
+ * promises it (email-inbox.test.ts).
+ */
 const SUMMARY_COLUMNS = [
-  'message.id', 'message.inbox_id', 'message.message_content_id', 'message.from_name', 'message.from_address',
+  'message.id', 'message.inbox_id', 'message.message_content_id',
+  sql<string>`substr(message.from_name, 1, ${VIEW_HEADER_LIMITS.valueChars})`.as('from_name'),
+  sql<string>`substr(message.from_address, 1, ${VIEW_HEADER_LIMITS.valueChars})`.as('from_address'),
   'message.subject', 'message.sent_at', 'message.received_at', 'message.size', 'message.attachment_count', 'message.read_at',
-  'message_content.recipients', 'message_content.headers',
+  'message_content.recipients',
   'message_content.derived_version', 'message_content.preview', 'message_content.html_text', 'message_content.codes',
   'message_content.links', 'message_content.safe_html', 'message_content.has_remote_content', 'message_content.html_withheld',
   HAS_HTML,
 ] as const
+
+export interface ViewHeader {
+  name: string
+  value: string
+  truncated: boolean
+}
+
+/**
+ * The first VIEW_HEADER_LIMITS.count header lines of a message, each cut to VIEW_HEADER_LIMITS.valueChars, and whether
+ * more lines follow. SQLite walks the stored JSON (`[[name, value], …]`, or `{name, value}` objects in older rows) in C
+ * and hands back only the cut pieces, so a multi-MB headers blob is never parsed in JavaScript nor sent.
+ */
+export async function findViewHeaders(db: Db, messageContentId: number): Promise<{ headers: ViewHeader[]; more: boolean }> {
+  const { valueChars, count } = VIEW_HEADER_LIMITS
+  let rows: { name: string | null; value: string | null }[]
+  try {
+    const result = await sql<{ name: string | null; value: string | null }>`
+      select
+        substr(case h.type when 'array' then h.value ->> 0 else h.value ->> '$.name' end, 1, ${valueChars}) as name,
+        substr(case h.type when 'array' then h.value ->> 1 else h.value ->> '$.value' end, 1, ${valueChars + 1}) as value
+      from message_content c, json_each(c.headers) h
+      where c.id = ${messageContentId} and h.type in ('array', 'object')
+      limit ${count + 1}`.execute(db)
+    rows = result.rows
+  } catch {
+    // Headers that are not valid JSON (none are written so): show none rather than fail the whole view.
+    return { headers: [], more: false }
+  }
+  const more = rows.length > count
+  const headers = rows.slice(0, count).flatMap((r): ViewHeader[] => {
+    if (r.name === null) return []
+    const value = r.value === null ? '' : String(r.value)
+    return [{ name: String(r.name), value: value.slice(0, valueChars), truncated: value.length > valueChars }]
+  })
+  return { headers, more }
+}
 
 /** What a message view shows of the text part: its beginning, at most `maxChars` characters (see findViewText). */
 export interface ViewText {

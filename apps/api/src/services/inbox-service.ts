@@ -17,6 +17,7 @@ import {
   findMessage,
   findMessageBodies,
   findMessagesByIds,
+  findViewHeaders,
   findViewText,
   findRawMessage,
   countInboxMessages,
@@ -323,7 +324,8 @@ export class InboxService {
   /** The whole view of a derived row: its text only up to the display limit, so a read costs the same for any size. */
   private async fullView(inbox: InboxRow, row: MessageSummaryRow): Promise<FullMessage> {
     const text = await findViewText(this.db, row.message_content_id, this.config.messageTextMaxChars)
-    return toFullMessage(inbox.address, row, text, await listAttachments(this.db, row.message_content_id))
+    const headers = await findViewHeaders(this.db, row.message_content_id)
+    return toFullMessage(inbox.address, row, text, headers, await listAttachments(this.db, row.message_content_id))
   }
 
   async rawMessage(inbox: InboxRow, rawId: string): Promise<{ id: number; subject: string; raw: Buffer }> {

@@ -1,6 +1,6 @@
-import type { AttachmentInfo, FullMessage, MailAddress, MailHeader, MessageSummary, Verification, VerificationLink } from '@tempbox/types'
+import type { AttachmentInfo, FullMessage, MailAddress, MessageSummary, Verification, VerificationLink } from '@tempbox/types'
 import { resolveAttachmentRefs, stripAngles, type HtmlWithheld } from '@tempbox/mail-derive'
-import { LIST_TEXT_CHARS, type ListRow, type MessageSummaryRow, type ViewText } from '../repositories/message-repository.js'
+import { LIST_TEXT_CHARS, type ListRow, type MessageSummaryRow, type ViewHeader, type ViewText } from '../repositories/message-repository.js'
 import type { AttachmentMetaRow } from '../repositories/attachment-repository.js'
 
 export function senderDisplay(name: string, address: string): string {
@@ -95,7 +95,13 @@ export function attachmentUrl(address: string, messageId: number, index: number)
   return `/api/email/${encodeURIComponent(address)}/messages/${messageId}/attachments/${index}`
 }
 
-export function toFullMessage(address: string, row: MessageSummaryRow, view: ViewText, attachments: AttachmentMetaRow[]): FullMessage {
+export function toFullMessage(
+  address: string,
+  row: MessageSummaryRow,
+  view: ViewText,
+  headers: { headers: ViewHeader[]; more: boolean },
+  attachments: AttachmentMetaRow[],
+): FullMessage {
   return {
     id: String(row.id),
     subject: row.subject,
@@ -110,7 +116,9 @@ export function toFullMessage(address: string, row: MessageSummaryRow, view: Vie
     html: row.safe_html === null ? null : resolveAttachmentRefs(row.safe_html, (index) => attachmentUrl(address, row.id, index)),
     hasRemoteContent: row.has_remote_content === 1,
     htmlWithheld: withheldReason(row.html_withheld),
-    headers: parseHeaders(row.headers),
+    // `truncated` only where a value was cut, so ordinary headers cost no more on the wire than before.
+    headers: headers.headers.map((h) => (h.truncated ? h : { name: h.name, value: h.value })),
+    headersTruncated: headers.more,
     attachments: attachments.map(
       (a): AttachmentInfo => ({
         index: a.position,
@@ -136,23 +144,6 @@ function parseRecipients(json: string): MailAddress[] {
     return value
       .filter((r): r is { name?: unknown; address?: unknown } => typeof r === 'object' && r !== null)
       .map((r) => ({ name: typeof r.name === 'string' ? r.name : '', address: typeof r.address === 'string' ? r.address : '' }))
-  } catch {
-    return []
-  }
-}
-
-function parseHeaders(json: string): MailHeader[] {
-  try {
-    const value: unknown = JSON.parse(json)
-    if (!Array.isArray(value)) return []
-    return value.flatMap((h): MailHeader[] => {
-      if (Array.isArray(h) && h.length >= 2) return [{ name: String(h[0]), value: String(h[1]) }]
-      if (h && typeof h === 'object' && 'name' in h) {
-        const o = h as { name: unknown; value?: unknown }
-        return [{ name: String(o.name), value: String(o.value ?? '') }]
-      }
-      return []
-    })
   } catch {
     return []
   }

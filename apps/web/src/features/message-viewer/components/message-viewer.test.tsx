@@ -1,4 +1,4 @@
-import { render, screen } from '@testing-library/react'
+import { render, screen, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { SWRConfig } from 'swr'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
@@ -13,6 +13,9 @@ beforeAll(() => server.listen({ onUnhandledRequest: 'error' }))
 beforeEach(() => emailState.reset())
 afterEach(() => server.resetHandlers())
 afterAll(() => server.close())
+
+/** The values of the headers list (the viewer's From/To/Date are definitions too). */
+const headerValues = () => within(screen.getByText('subject:').closest('dl')!).getAllByRole('definition').map((v) => v.textContent)
 
 function renderViewer(id: string) {
   render(
@@ -52,5 +55,29 @@ describe('a text longer than the server sends', () => {
     renderViewer('10')
     expect(await screen.findAllByTitle('Message content')).not.toHaveLength(0)
     expect(screen.queryAllByRole('group', { name: 'Show as' })).toHaveLength(1)
+  })
+})
+
+describe('headers the server cut for display', () => {
+  it('end a cut value with "…", and a cut list with a last "…" line', async () => {
+    emailState.details.set('11', fullMessage({
+      id: '11',
+      headers: [{ name: 'content-type', value: 'text/plain; x=aaaa', truncated: true }, { name: 'subject', value: 'Whole' }],
+      headersTruncated: true,
+    }))
+    renderViewer('11')
+    const user = userEvent.setup()
+    await user.click(await screen.findByRole('button', { name: 'Headers' }))
+    expect(headerValues()).toEqual(['text/plain; x=aaaa…', 'Whole'])
+    expect(screen.getByText('…', { selector: 'p' })).toBeInTheDocument()
+  })
+
+  it('show whole values and no "…" line when nothing was cut', async () => {
+    emailState.details.set('12', fullMessage({ id: '12', headers: [{ name: 'subject', value: 'Whole' }], headersTruncated: false }))
+    renderViewer('12')
+    const user = userEvent.setup()
+    await user.click(await screen.findByRole('button', { name: 'Headers' }))
+    expect(headerValues()).toEqual(['Whole'])
+    expect(screen.queryByText('…', { selector: 'p' })).not.toBeInTheDocument()
   })
 })

@@ -138,10 +138,16 @@ export function MessageViewer({ address, id, onClose, onDelete }: MessageViewerP
           <dl>
             {message.headers.map((h, i) => (
               <div key={`${h.name}-${i}`} className="break-all">
-                <dt className="inline font-semibold">{h.name}:</dt> <dd className="inline">{h.value}</dd>
+                <dt className="inline font-semibold">{h.name}:</dt>{' '}
+                <dd className="inline">
+                  {h.value}
+                  {/* The server cut this value for display; the .eml download has it whole. */}
+                  {h.truncated && <span>…</span>}
+                </dd>
               </div>
             ))}
           </dl>
+          {message.headersTruncated && <p>…</p>}
         </div>
       )}
 

@@ -1,0 +1,88 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import type { FullMessage } from '@tempbox/types'
+import type { App } from '../src/app.js'
+import { buildTestApp } from './helper.js'
+import { deliver, generate } from './email-fixtures.js'
+
+let app: App | undefined
+afterEach(async () => {
+  await app?.close()
+  app = undefined
+})
+
+async function setUp() {
+  app = await buildTestApp()
+  const address = await generate(app)
+  const url = (id: number, tail = '') => `/api/email/${encodeURIComponent(address)}/messages/${id}${tail}`
+  const read = async (id: number) => {
+    const res = await app!.inject({ method: 'GET', url: url(id) })
+    expect(res.statusCode).toBe(200)
+    return { body: res.body, message: res.json() as FullMessage }
+  }
+  return { app, address, url, read }
+}
+
+const MB = 1024 * 1024
+
+describe('GET …/messages/{id}: header values and lines capped for display, the .eml whole', () => {
+  it('a 1 MB Content-Type and From are cut to 4,096 characters and flagged; the .eml download keeps them whole', async () => {
+    const { app, address, url, read } = await setUp()
+    const contentType = `text/plain; x=${'a'.repeat(MB)}END-OF-TYPE`
+    const fromName = `${'B'.repeat(MB)}END-OF-FROM`
+    const raw = Buffer.from(`From: "${fromName}" <evil@example.com>\r\nSubject: Big\r\nContent-Type: ${contentType}\r\n\r\nhello\r\n`)
+    const id = await deliver(app, address, {
+      raw,
+      subject: 'Big',
+      fromName,
+      fromAddress: 'evil@example.com',
+      headers: [['from', `"${fromName}" <evil@example.com>`], ['subject', 'Big'], ['content-type', contentType]],
+    })
+    for (let i = 0; i < 2; i++) {
+      const { body, message } = await read(id)
+      expect(message.headers).toEqual([
+        { name: 'from', value: `"${fromName}" <evil@example.com>`.slice(0, 4096), truncated: true },
+        { name: 'subject', value: 'Big' },
+        { name: 'content-type', value: contentType.slice(0, 4096), truncated: true },
+      ])
+      expect(message.headersTruncated).toBe(false)
+      expect(message.fromName).toBe(fromName.slice(0, 4096))
+      expect(message.sender.length).toBeLessThanOrEqual(4096 + 'evil@example.com'.length + 3)
+      expect(body.length).toBeLessThan(32 * 1024)
+    }
+    const eml = await app.inject({ method: 'GET', url: url(id, '/raw') })
+    expect(eml.statusCode).toBe(200)
+    expect(eml.body).toContain('END-OF-TYPE')
+    expect(eml.body).toContain('END-OF-FROM')
+  })
+
+  it('lists the first 200 header lines and says more follow', async () => {
+    const { app, address, read } = await setUp()
+    const headers = Array.from({ length: 250 }, (_, i): [string, string] => [`x-line-${i}`, `value ${i}`])
+    const id = await deliver(app, address, { headers })
+    const { message } = await read(id)
+    expect(message.headers).toHaveLength(200)
+    expect(message.headers[0]).toEqual({ name: 'x-line-0', value: 'value 0' })
+    expect(message.headers[199]).toEqual({ name: 'x-line-199', value: 'value 199' })
+    expect(message.headersTruncated).toBe(true)
+  })
+
+  it('a value of exactly 4,096 characters is whole, not flagged; 200 lines exactly are not flagged', async () => {
+    const { app, address, read } = await setUp()
+    const headers = Array.from({ length: 200 }, (_, i): [string, string] => [`x-${i}`, i === 0 ? 'é'.repeat(4096) : 'v'])
+    const id = await deliver(app, address, { headers })
+    const { message } = await read(id)
+    expect(message.headers[0]).toEqual({ name: 'x-0', value: 'é'.repeat(4096) })
+    expect(message.headers).toHaveLength(200)
+    expect(message.headersTruncated).toBe(false)
+  })
+
+  it('older rows holding {name, value} objects, and headers that are not JSON, still show the message', async () => {
+    const { app, address, read } = await setUp()
+    const id = await deliver(app, address)
+    const contentId = async () => (await app.db.selectFrom('message').select('message_content_id').where('id', '=', id).executeTakeFirstOrThrow()).message_content_id
+    await app.db.updateTable('message_content').set({ headers: JSON.stringify([{ name: 'Subject', value: 'Old' }]) }).where('id', '=', await contentId()).execute()
+    expect((await read(id)).message.headers).toEqual([{ name: 'Subject', value: 'Old' }])
+    await app.db.updateTable('message_content').set({ headers: 'not json' }).where('id', '=', await contentId()).execute()
+    expect((await read(id)).message).toMatchObject({ headers: [], headersTruncated: false, subject: 'Hello' })
+  })
+})
