@@ -22,6 +22,11 @@ import { copyText } from '../lib/clipboard'
 import { countdown } from '../lib/format'
 import { removeMessage } from '../lib/inbox-cache'
 import { AddressForm, type GenerateError } from './address-form'
+import { BurnChoiceSelect } from './burn-choice-select'
+import { BurnPanel } from './burn-panel'
+import { BurnedNotice } from './burned-notice'
+import { useBurn } from '../hooks/use-burn'
+import { burnFields, type BurnChoice } from '../lib/burn'
 import { KeptAddresses } from './kept-addresses'
 import { MessageList } from './message-list'
 import { NewMailAlertsSettings } from './new-mail-alerts-settings'
@@ -71,16 +76,18 @@ export function TempEmailTool() {
   useEmailStream(email, handleExpired)
 
   const readState = useReadState(email)
+  const burn = useBurn(email, readState.markRead, forgetAddress)
+  const [burnChoice, setBurnChoice] = useState<BurnChoice>('none')
   useUnreadTitle(email ? inbox.unread : 0)
   // A notification clicked opens its message, which is then read like any opened one.
   const openFromNotification = useCallback(
     (id: string) => {
       setExpandedId(id)
       const message = inbox.newest?.find((m) => m.id === id)
-      if (message) readState.markRead(message)
+      if (message) burn.open(message)
       requestAnimationFrame(() => document.getElementById(`message-row-${id}`)?.scrollIntoView?.({ block: 'center' }))
     },
-    [inbox.newest, readState],
+    [inbox.newest, burn],
   )
   useNewMailAlerts(email, inbox.newest, openFromNotification)
 
@@ -98,8 +105,10 @@ export function TempEmailTool() {
   const generate = async (choice: { localPart?: string; domain?: string }) => {
     setGenerating(true)
     try {
-      const result = await generateEmail(choice)
+      const result = await generateEmail({ ...choice, ...burnFields(burnChoice) })
       setAddress(result.email, result.expiresAt)
+      burn.setMode(result.email, result.burn)
+      burn.clearBurned()
       setExpandedId(null)
       setExpired(false)
       setGenerateError(null)
@@ -249,13 +258,33 @@ export function TempEmailTool() {
                 {t('expiresIn', { time: countdown(expiresAt, now) })}
               </p>
             )}
+            {expiresAt !== null && (
+              <BurnPanel
+                key={email}
+                email={email}
+                mode={burn.mode}
+                expiresAt={expiresAt}
+                now={now}
+                onChanged={(lifetime) => {
+                  setAddress(lifetime.email, lifetime.expiresAt)
+                  burn.setMode(lifetime.email, lifetime.burn)
+                  notify({ title: t('burn.changedTitle') })
+                }}
+                onError={(message) => notify({ title: t('toast.errorTitle'), description: message, variant: 'destructive' })}
+              />
+            )}
           </div>
+        ) : burn.burned ? (
+          <BurnedNotice message={burn.burned.message} />
         ) : (
           <p className="mb-4 text-sm text-slate-600 dark:text-slate-400" role={expired ? 'alert' : undefined}>
             {expired ? t('expiredNotice') : t('noAddress')}
           </p>
         )}
 
+        <div className="mb-2">
+          <BurnChoiceSelect value={burnChoice} onChange={setBurnChoice} disabled={generating} />
+        </div>
         <AddressForm
           pending={generating}
           hasAddress={email !== null}
@@ -306,7 +335,7 @@ export function TempEmailTool() {
                 isUnread={readState.isUnread}
                 onToggle={(id) => {
                   const message = messages.find((m) => m.id === id)
-                  if (message && expandedId !== id) readState.markRead(message)
+                  if (message && expandedId !== id) burn.open(message)
                   setExpandedId((current) => (current === id ? null : id))
                 }}
                 onCopyCode={(code) => void copy(code)}
