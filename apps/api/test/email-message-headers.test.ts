@@ -86,3 +86,18 @@ describe('GET …/messages/{id}: header values and lines capped for display, the
     expect((await read(id)).message).toMatchObject({ headers: [], headersTruncated: false, subject: 'Hello' })
   })
 })
+
+describe('GET …/messages/{id}: attachment names and types cut like header values', () => {
+  it('a 1 MB attachment Content-Type and filename are cut to 4,096 characters in the view, the download answers', async () => {
+    const { app, address, url, read } = await setUp()
+    const contentType = `text/plain${' '.repeat(MB)}x`
+    const filename = `${'f'.repeat(MB)}.txt`
+    const id = await deliver(app, address, { attachments: [{ filename, contentType, content: Buffer.from('hello') }] })
+    const { body, message } = await read(id)
+    expect(message.attachments).toMatchObject([{ index: 0, filename: filename.slice(0, 4096), contentType: contentType.slice(0, 4096), size: 5 }])
+    expect(body.length).toBeLessThan(32 * 1024)
+    const download = await app.inject({ method: 'GET', url: url(id, '/attachments/0') })
+    expect(download.statusCode).toBe(200)
+    expect(download.body).toBe('hello')
+  })
+})

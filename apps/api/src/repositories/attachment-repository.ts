@@ -1,12 +1,20 @@
+import { sql } from 'kysely'
 import type { AttachmentRow, Db } from '@tempbox/db'
+import { VIEW_HEADER_LIMITS } from './message-repository.js'
 
 export type AttachmentMetaRow = Omit<AttachmentRow, 'content'>
 
-/** Attachments belong to a message's content, shared by every inbox it went to. */
+/**
+ * Attachments belong to a message's content, shared by every inbox it went to. Filename, type and Content-ID come
+ * from headers, so the view gets them cut at the header display limit (a 1 MB Content-Type is otherwise sent on every
+ * read); the download (findAttachment) reads them whole.
+ */
 export async function listAttachments(db: Db, messageContentId: number): Promise<AttachmentMetaRow[]> {
+  const cut = (column: 'filename' | 'content_type') => sql<string>`substr(${sql.ref(column)}, 1, ${VIEW_HEADER_LIMITS.valueChars})`.as(column)
   return db
     .selectFrom('attachment')
-    .select(['id', 'message_content_id', 'position', 'filename', 'content_type', 'size', 'content_id', 'is_inline'])
+    .select(['id', 'message_content_id', 'position', cut('filename'), cut('content_type'), 'size', 'is_inline'])
+    .select(sql<string | null>`substr(content_id, 1, ${VIEW_HEADER_LIMITS.valueChars})`.as('content_id'))
     .where('message_content_id', '=', messageContentId)
     .orderBy('position', 'asc')
     .execute()
