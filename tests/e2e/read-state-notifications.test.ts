@@ -17,9 +17,9 @@ afterAll(async () => {
   await stack?.stop()
 })
 
-function send(to: string, subject: string) {
+function send(to: string, subject: string, text = `Body of ${subject}`) {
   const transport = nodemailer.createTransport({ host: '127.0.0.1', port: stack.smtpPort, secure: false, ignoreTLS: true })
-  return transport.sendMail({ from: 'GitHub <noreply@github.example>', to, subject, text: `Body of ${subject}` })
+  return transport.sendMail({ from: 'GitHub <noreply@github.example>', to, subject, text })
 }
 
 /**
@@ -115,6 +115,40 @@ describe('read state, the title count and notifications in the browser', () => {
     await waitFor(async () => (await row.getAttribute('aria-expanded')) === 'true', 10_000, 'the message to open')
     await page.locator('pre', { hasText: 'Body of Your login code' }).waitFor()
     await inbox.getByTestId('unread-count').waitFor({ state: 'detached' })
+    await context.close()
+  })
+})
+
+// Issue 16: the e2e list names it beside read state, which is what burns the address.
+describe('an address that burns after read, in the browser', () => {
+  it('says what will happen, is deleted when its first message is opened (which stays shown), and refuses the next mail', async () => {
+    const context = await browser.newContext()
+    const page = await context.newPage()
+    await page.goto(stack.apiUrl)
+    const tool = page.locator('#temp-email')
+    await tool.getByLabel('When should this address be deleted?').first().selectOption({ label: 'After I read its first message' })
+    await tool.getByRole('button', { name: 'Generate Email' }).click()
+    const field = tool.getByLabel('Your temporary address')
+    await field.waitFor()
+    const address = await field.inputValue()
+    await tool.getByTestId('burn-notice').filter({ hasText: 'This address and its mail will be deleted after you read its first message.' }).waitFor()
+
+    expect((await send(address, 'Your sign-in code', 'Your code is 482913')).response).toMatch(/^250 /)
+    const row = tool.getByTestId('inbox-message').filter({ hasText: 'Your sign-in code' })
+    await row.waitFor({ timeout: 15_000 })
+    await row.getByRole('button').first().click()
+
+    const burned = tool.getByTestId('burned-notice')
+    await burned.waitFor({ timeout: 15_000 })
+    expect(await burned.getByRole('alert').textContent()).toBe(
+      'You read its first message, so this address and its mail have been deleted. Mail sent to it now is refused.',
+    )
+    expect(await burned.getByTestId('burned-code').textContent()).toBe('482913')
+    expect(await tool.getByLabel('Your temporary address').count()).toBe(0)
+
+    const refused = await send(address, 'After the burn', 'hi').catch((error: { response?: string }) => error)
+    expect((refused as { response?: string }).response).toBe('550 5.1.1 Mailbox unavailable: no such address, or it has expired')
+    expect((await fetch(`${stack.apiUrl}/api/email/${address}`)).status).toBe(404)
     await context.close()
   })
 })
