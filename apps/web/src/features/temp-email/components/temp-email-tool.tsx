@@ -66,18 +66,22 @@ export function TempEmailTool() {
 
   useEffect(() => dropExpiredAddresses(now), [now])
 
+  const readState = useReadState(email)
+  const burn = useBurn(email, readState.markRead, forgetAddress)
+  const [burnChoice, setBurnChoice] = useState<BurnChoice>('none')
+  const { isBurning } = burn
+
   const handleExpired = useCallback(() => {
+    // Its stream ends while the read that burns it is answered: the burn, not expiry, is what the reader is told.
+    if (isBurning()) return
     clearAddress()
     setExpandedId(null)
     setExpired(true)
     notify({ title: t('toast.expiredTitle'), description: t('expiredNotice'), variant: 'destructive' })
-  }, [clearAddress, notify, t])
+  }, [clearAddress, notify, t, isBurning])
 
   useEmailStream(email, handleExpired)
 
-  const readState = useReadState(email)
-  const burn = useBurn(email, readState.markRead, forgetAddress)
-  const [burnChoice, setBurnChoice] = useState<BurnChoice>('none')
   useUnreadTitle(email ? inbox.unread : 0)
   // A notification clicked opens its message, which is then read like any opened one.
   const openFromNotification = useCallback(

@@ -1,5 +1,5 @@
 import type { FullMessage, MessageSummary } from '@tempbox/types'
-import { useCallback, useState } from 'react'
+import { useCallback, useRef, useState } from 'react'
 import { fetchMessage } from '../api/burn'
 import { markMessageRead } from '../api/read-state'
 import { useBurnModes } from '../lib/burn'
@@ -12,6 +12,7 @@ export function useBurn(email: string | null, markRead: (message: MessageSummary
   const mode = useBurnModes((s) => (email ? s.modes[email] : undefined)) ?? null
   const setMode = useBurnModes((s) => s.setMode)
   const [burned, setBurned] = useState<{ email: string; message: FullMessage | null } | null>(null)
+  const burning = useRef(false)
 
   const open = useCallback(
     (message: MessageSummary) => {
@@ -19,17 +20,23 @@ export function useBurn(email: string | null, markRead: (message: MessageSummary
         markRead(message)
         return
       }
+      burning.current = true
       void (async () => {
-        const full = await fetchMessage(email, message.id).catch(() => null)
-        const state = await markMessageRead(email, message.id).catch(() => null)
-        if (!state?.burned) return
-        setMode(email, undefined)
-        forget(email)
-        setBurned({ email, message: full })
+        try {
+          const full = await fetchMessage(email, message.id).catch(() => null)
+          const state = await markMessageRead(email, message.id).catch(() => null)
+          if (!state?.burned) return
+          setMode(email, undefined)
+          forget(email)
+          setBurned({ email, message: full })
+        } finally {
+          burning.current = false
+        }
       })()
     },
     [email, mode, markRead, setMode, forget],
   )
 
-  return { mode, setMode, burned, clearBurned: useCallback(() => setBurned(null), []), open }
+  const isBurning = useCallback(() => burning.current, [])
+  return { mode, setMode, burned, clearBurned: useCallback(() => setBurned(null), []), open, isBurning }
 }
