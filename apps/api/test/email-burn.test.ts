@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { App } from '../src/app.js'
 import { buildTestApp } from './helper.js'
 import { deliver } from './email-fixtures.js'
@@ -160,5 +160,26 @@ describe('PUT /api/email/:address/expiry (saved addresses kept longer)', () => {
     expect(unsaved.statusCode).toBe(403)
     const row = await app.db.selectFrom('inbox').select('expires_at').where('address', '=', saved.email).executeTakeFirstOrThrow()
     expect(new Date(row.expires_at).toISOString()).toBe(saved.expiresAt)
+  })
+})
+
+describe('a lifetime changed by another API process', () => {
+  it('is read again when the cached row says the address has expired', async () => {
+    app = await buildTestApp()
+    const { token } = await signUp(app)
+    const created = (await generateWith({}, bearer(token))).json() as { email: string; expiresAt: string }
+    // The address is now cached by this process.
+    expect((await app.inject({ method: 'GET', url: url(created.email) })).statusCode).toBe(200)
+    // Kept longer by another process: only the database knows.
+    const kept = Date.parse(created.expiresAt) + DAY
+    await app.db.updateTable('inbox').set({ expires_at: kept }).where('address', '=', created.email).execute()
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.parse(created.expiresAt) + HOUR })
+    try {
+      expect((await app.inject({ method: 'GET', url: url(created.email) })).statusCode).toBe(200)
+      vi.setSystemTime(kept)
+      expect((await app.inject({ method: 'GET', url: url(created.email) })).statusCode).toBe(404)
+    } finally {
+      vi.useRealTimers()
+    }
   })
 })

@@ -160,7 +160,8 @@ export class InboxService {
     const { address } = parseAddress(rawAddress)
     await this.watcher.sync()
     let inbox = this.inboxByAddress.get(address)
-    if (!inbox) {
+    // A cached row past its expiry may be stale: another API process can have kept the address longer since.
+    if (!inbox || inbox.expires_at <= Date.now()) {
       inbox = await findInboxByAddress(this.db, address)
       if (inbox) this.rememberInbox(inbox)
     }
