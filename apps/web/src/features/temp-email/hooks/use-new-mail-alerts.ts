@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next'
 import { inBackground } from '../lib/background'
 import { MAX_NOTIFICATIONS_AT_ONCE, playChime, primeSound, showMailNotification, useMailAlertPrefs } from '../lib/new-mail-alerts'
 import { parseSender } from '../lib/format'
+import { useMailArrivals } from './use-mail-arrivals'
 
 /**
  * Desktop notifications and the chime for mail that arrives after the inbox was first shown (not for what was there
@@ -14,7 +15,6 @@ export function useNewMailAlerts(email: string | null, messages: readonly Messag
   const { t } = useTranslation('email')
   const desktop = useMailAlertPrefs((s) => s.desktop)
   const sound = useMailAlertPrefs((s) => s.sound)
-  const newest = useRef<{ email: string | null; id: number } | null>(null)
   const onOpenRef = useRef(onOpen)
   onOpenRef.current = onOpen
 
@@ -22,25 +22,16 @@ export function useNewMailAlerts(email: string | null, messages: readonly Messag
     if (sound) primeSound()
   }, [sound])
 
-  useEffect(() => {
-    if (!messages) return
-    const top = messages.reduce((max, m) => Math.max(max, Number(m.id)), 0)
-    const seen = newest.current
-    if (!seen || seen.email !== email) {
-      newest.current = { email, id: top }
-      return
-    }
-    if (top <= seen.id) return
-    const arrived = messages.filter((m) => Number(m.id) > seen.id && !m.read)
-    newest.current = { email, id: top }
-    if (arrived.length === 0) return
+  useMailArrivals(email, messages, (arrived) => {
+    const unread = arrived.filter((m) => !m.read)
+    if (unread.length === 0) return
     if (sound) playChime()
     if (!desktop || !inBackground()) return
-    for (const message of arrived.slice(0, MAX_NOTIFICATIONS_AT_ONCE)) {
+    for (const message of unread.slice(0, MAX_NOTIFICATIONS_AT_ONCE)) {
       const { name, address } = parseSender(message.sender)
-      showMailNotification(t('alerts.newMailFrom', { sender: name ?? address }), message.subject || t('noSubject'), `tempbox-${message.id}`, () =>
+      showMailNotification(t('toast.newMailTitle', { sender: name ?? address }), message.subject || t('noSubject'), `tempbox-${message.id}`, () =>
         onOpenRef.current(message.id),
       )
     }
-  }, [email, messages, desktop, sound, t])
+  })
 }

@@ -3,6 +3,7 @@ import { useEffect, useRef, type RefObject } from 'react'
 import { useTranslation } from 'react-i18next'
 import { ToastAction } from '@tempbox/ui'
 import { parseSender } from '../lib/format'
+import { useMailArrivals } from './use-mail-arrivals'
 import type { Notify } from './use-notify'
 
 /**
@@ -19,9 +20,6 @@ export function useNewMailToast(
 ): void {
   const { t } = useTranslation('email')
   const isInView = useRef(true)
-  const newest = useRef<{ email: string | null; id: number; since: number } | null>(null)
-  const onCopyRef = useRef(onCopyCode)
-  onCopyRef.current = onCopyCode
 
   useEffect(() => {
     const element = inbox.current
@@ -33,18 +31,9 @@ export function useNewMailToast(
     return () => observer.disconnect()
   }, [inbox])
 
-  useEffect(() => {
-    if (!messages) return
-    const top = messages.reduce((max, m) => Math.max(max, Number(m.id)), 0)
-    const seen = newest.current
-    if (!seen || seen.email !== email) {
-      newest.current = { email, id: top, since: Date.now() }
-      return
-    }
-    if (top <= seen.id) return
-    newest.current = { ...seen, id: top }
-    const latest = messages.find((m) => Number(m.id) === top)
-    if (!latest || isInView.current || Date.parse(latest.receivedAt) < seen.since) return
+  useMailArrivals(email, messages, (arrived, shownSince) => {
+    const latest = arrived.reduce<MessageSummary | null>((top, m) => (!top || Number(m.id) > Number(top.id) ? m : top), null)
+    if (!latest || isInView.current || Date.parse(latest.receivedAt) < shownSince) return
     const { name, address } = parseSender(latest.sender)
     const code = latest.verification.codes[0]
     notify({
@@ -52,11 +41,11 @@ export function useNewMailToast(
       description: latest.subject || t('noSubject'),
       action: code
         ? (
-            <ToastAction altText={t('copyCode', { code })} onClick={() => onCopyRef.current(code)}>
+            <ToastAction altText={t('copyCode', { code })} onClick={() => onCopyCode(code)}>
               {t('copyCode', { code })}
             </ToastAction>
           )
         : undefined,
     })
-  }, [email, messages, notify, t])
+  })
 }
