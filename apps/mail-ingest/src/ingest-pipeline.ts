@@ -59,7 +59,7 @@ export function createIngestPipeline(db: Db, sqlite: SqliteHandle, config: Confi
   }
   const channels = load.map(() => new MessageChannel())
   const checkpointChannel = new MessageChannel()
-  const auth = startAuthChecker(config, 1, authCrashed)
+  const auth = startAuthChecker(config, sqlite, 1, authCrashed)
   const authPort = auth?.ports[0] ?? null
   const writer = startWorker(new URL('./store-worker.ts', import.meta.url), {
     workerData: {
@@ -114,7 +114,7 @@ export function createIngestPipeline(db: Db, sqlite: SqliteHandle, config: Confi
 }
 
 function createInProcessPipeline(db: Db, sqlite: SqliteHandle, config: Config): IngestPipeline {
-  const auth = startAuthChecker(config, 1, authCrashed)
+  const auth = startAuthChecker(config, sqlite, 1, authCrashed)
   const authPort = auth?.ports[0]
   const store = createMessageStore(createMessageWriter(db, sqlite, writerLimits(config)), {
     maxBatchMessages: config.maxBatchMessages,

@@ -84,4 +84,21 @@ describe('the sender check over SMTP', { timeout: 120_000 }, () => {
     })
     expect(await authOf(to)).toEqual({ status: null, details: null, authentication_results: null })
   })
+
+  it('marks a check left unanswered by the last run unknown at start, and checks this run\'s first mail', async () => {
+    const before = await createInbox('left-by-last-run')
+    await withIngest({}, async (send) => {
+      await send(plainMail('Someone <someone@no-policy.example>', before, 'Earlier'), before)
+      await expect.poll(async () => (await authOf(before))?.status, { timeout: 15_000 }).toBe('none')
+    })
+    // What a process stopped between the commit and the verdict leaves behind.
+    await db.updateTable('message_auth').set({ status: 'checking', checked_at: null }).execute()
+    const to = await createInbox('first-of-this-run')
+    await withIngest({}, async (send) => {
+      expect((await authOf(before))?.status).toBe('unknown')
+      await send(await signMail(plainMail('GitHub <noreply@github.com>', to, 'Signed'), github), to)
+      await expect.poll(async () => (await authOf(to))?.status, { timeout: 15_000 }).toBe('pass')
+    })
+    expect((await authOf(before))?.status).toBe('unknown')
+  })
 })

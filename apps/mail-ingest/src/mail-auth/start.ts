@@ -1,7 +1,9 @@
 import { MessageChannel, type MessagePort } from 'node:worker_threads'
 import type { Config } from '../config.js'
 import { startWorker } from '../worker-rpc.js'
+import type { SqliteHandle } from '../store-message.js'
 import { STOPPED, type AuthWorkerCommand } from './protocol.js'
+import { settleLeftoverChecks } from './verdict-writer.js'
 
 /** How long a stopping ingest waits for the auth worker to mark what it held as unknown. */
 const STOP_WAIT_MS = 2_000
@@ -14,8 +16,10 @@ export interface AuthChecker {
 }
 
 /** Starts the sender-check worker with `senders` job channels, or returns null when MAIL_AUTH=off. */
-export function startAuthChecker(config: Config, senders: number, onCrash: (error: Error) => void): AuthChecker | null {
+export function startAuthChecker(config: Config, sqlite: SqliteHandle, senders: number, onCrash: (error: Error) => void): AuthChecker | null {
   if (!config.mailAuth.enabled) return null
+  const settled = settleLeftoverChecks(sqlite)
+  if (settled > 0) console.log(`[mail-auth] ${settled} messages left unchecked by the last run marked unknown`)
   const channels = Array.from({ length: senders }, () => new MessageChannel())
   let stopped: () => void = () => {}
   const worker = startWorker(new URL('./worker.ts', import.meta.url), {

@@ -47,7 +47,13 @@ export function createVerdictWriter(db: Db, sqlite: SqliteHandle, now: () => num
       else timer ??= setTimeout(flush, BATCH_DELAY_MS)
     },
     flush,
-    /** Rows left `checking` by a process that stopped before answering them: nobody will check them now. */
-    settleLeftovers: () => sqlite.prepare("UPDATE message_auth SET status = 'unknown', checked_at = ? WHERE status = 'checking'").run(now()).changes,
   }
+}
+
+/**
+ * Rows left `checking` by a process that stopped before answering them: nobody will check them now. Runs on the SMTP
+ * thread before anything is accepted — in the worker it raced the first messages of this run and marked them unknown.
+ */
+export function settleLeftoverChecks(sqlite: SqliteHandle, now: () => number = Date.now): number {
+  return sqlite.prepare("UPDATE message_auth SET status = 'unknown', checked_at = ? WHERE status = 'checking'").run(now()).changes
 }

@@ -17,8 +17,6 @@ const { databasePath, config, mta, jobPorts } = workerData as { databasePath: st
 
 const { db, sqlite } = createDb({ path: databasePath })
 const writer = createVerdictWriter(db, sqlite)
-const settled = writer.settleLeftovers()
-if (settled > 0) console.log(`[mail-auth] ${settled} messages left unchecked by the last run marked unknown`)
 
 const resolver = config.dnsFixturePath
   ? readFixtureResolver(config.dnsFixturePath)
