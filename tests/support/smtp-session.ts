@@ -28,7 +28,14 @@ export function rawSession(serverPort: number, localAddress?: string) {
         if (line[3] !== '-') return line
       }
       if (socket.destroyed) throw new Error(`closed before the next reply:\n${lines.join('\n')}`)
-      await new Promise((resolve) => socket.once('data', resolve).once('close', resolve))
+      // Both listeners go once either fires: a long session would otherwise pile up one 'close' listener per reply.
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          socket.off('data', done).off('close', done)
+          resolve()
+        }
+        socket.on('data', done).on('close', done)
+      })
     }
   }
   /** Sends one command line and answers the server's reply to it. */
