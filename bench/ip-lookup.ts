@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { createGeoipService, defaultGeoipPaths } from '../apps/api/src/services/geoip-service.ts'
+import { createGeoipService, defaultGeoipPaths } from '../apps/api/src/services/geoip/geoip-service.ts'
 import { machineLine, writeBenchmarkSection } from './lib/benchmarks-md.js'
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..')

@@ -3,7 +3,7 @@
  * median time of a wrong password for a real account vs. an unknown email, interleaved. `pnpm bench login`.
  */
 import { createDb, migrateToLatest } from '@tempbox/db'
-import { AuthService } from '../apps/api/src/services/auth-service.ts'
+import { AuthService } from '../apps/api/src/services/accounts/auth-service.ts'
 
 const { db } = createDb({ path: ':memory:' })
 await migrateToLatest(db)

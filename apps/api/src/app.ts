@@ -13,7 +13,7 @@ import healthRoutes from './routes/health.js'
 import siteRoutes from './routes/site.js'
 import webStatic from './plugins/web-static.js'
 import swaggerPlugin from './plugins/swagger.js'
-import mailEvents from './plugins/mail-events.js'
+import services from './plugins/services.js'
 import sweeper from './plugins/sweeper.js'
 import webhooks from './plugins/webhooks.js'
 import emailRoutes from './routes/email/index.js'
@@ -73,7 +73,7 @@ export async function buildApp(config: Config, globalState: GlobalState = localG
 
   // Before any route, so the OpenAPI document sees them all.
   await app.register(swaggerPlugin)
-  await app.register(mailEvents)
+  await app.register(services)
   await app.register(sweeper)
   await app.register(webhooks)
 

@@ -1,8 +1,8 @@
 import type { FastifyRateLimitStoreCtor } from '@fastify/rate-limit'
 import type { Config } from './config.js'
-import { AddressLimiter, type AddressLimits } from './services/ip-limits.js'
-import { MissCounter, type MissLimits } from './services/miss-limiter.js'
-import { DailySalt, type VisitorSalts } from './services/visitor-salt.js'
+import { AddressLimiter, type AddressLimits } from './services/limits/ip-limits.js'
+import { MissCounter, type MissLimits } from './services/limits/miss-limiter.js'
+import { DailySalt, type VisitorSalts } from './services/analytics/visitor-salt.js'
 
 /** The other API processes, told of changes their caches cannot notice in the database. */
 export interface Peers {

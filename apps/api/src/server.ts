@@ -21,7 +21,7 @@ if (config.apiProcesses > 1 && cluster.isPrimary) {
     ;(await import('./cluster/metrics.js')).shareWorkerMetrics(app.metrics.registry)
   } else {
     // With several processes the primary prints it, once.
-    const { setupKeyNotice } = await import('./services/setup-service.js')
+    const { setupKeyNotice } = await import('./services/accounts/setup-service.js')
     const notice = await setupKeyNotice(app.db, config)
     if (notice) app.log.warn(notice)
     const { registry } = app.metrics

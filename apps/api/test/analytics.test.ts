@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { buildTestApp } from './helper.js'
 import { bearer, signUp } from './auth-helpers.js'
 import type { App } from '../src/app.js'
-import { AnalyticsService, dayOf, normalisePath } from '../src/services/analytics-service.js'
+import { AnalyticsService, dayOf, normalisePath } from '../src/services/analytics/analytics-service.js'
 
 let app: App
 beforeEach(async () => {

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import type { App } from '../src/app.js'
 import { buildTestApp } from './helper.js'
 import { generate } from './email-fixtures.js'
-import { randomLocalPart } from '../src/services/address.js'
+import { randomLocalPart } from '../src/services/inboxes/address.js'
 
 let app: App
 afterEach(async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { Listing, ListingCache } from '../src/services/inbox-listing.js'
+import { Listing, ListingCache } from '../src/services/inboxes/inbox-listing.js'
 
 const listing = (chars: number) => new Listing(JSON.stringify({ messages: [], pad: 'x'.repeat(chars) }))
 

@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { loadAsnTable } from '../src/services/geoip-asn-table.js'
+import { loadAsnTable } from '../src/services/geoip/geoip-asn-table.js'
 import { parseIp } from '@tempbox/ip'
 
 const dir = mkdtempSync(join(tmpdir(), 'tempbox-asn-'))

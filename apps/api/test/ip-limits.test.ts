@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { AddressLimiter } from '../src/services/ip-limits.js'
+import { AddressLimiter } from '../src/services/limits/ip-limits.js'
 
 const MINUTE = 60_000
 const HOUR = 60 * MINUTE

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { buildTestApp } from './helper.js'
 import { bearer, signUp } from './auth-helpers.js'
 import type { App } from '../src/app.js'
-import { setupKeyNotice } from '../src/services/setup-service.js'
+import { setupKeyNotice } from '../src/services/accounts/setup-service.js'
 
 const KEY = 'test-setup-key-0123456789'
 let app: App

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import type { App } from '../src/app.js'
-import { isPublicAddress, parseWebhookUrl, resolveTarget } from '../src/services/webhook-target.js'
+import { isPublicAddress, parseWebhookUrl, resolveTarget } from '../src/services/webhooks/webhook-target.js'
 import { buildTestApp } from './helper.js'
 
 describe('which addresses a webhook may reach', () => {

@@ -1,7 +1,7 @@
 import type { Config } from '../config.js'
-import { AddressLimiter } from '../services/ip-limits.js'
-import { MissCounter } from '../services/miss-limiter.js'
-import { DailySalt } from '../services/visitor-salt.js'
+import { AddressLimiter } from '../services/limits/ip-limits.js'
+import { MissCounter } from '../services/limits/miss-limiter.js'
+import { DailySalt } from '../services/analytics/visitor-salt.js'
 import { sendEvent, type IpcHandlers, type IpcPort } from './ipc.js'
 import { RateLimitCounters } from './shared-rate-limit-store.js'
 

@@ -1,7 +1,7 @@
 import cluster, { type Worker } from 'node:cluster'
 import { createDb, migrateToLatest } from '@tempbox/db'
 import type { Config } from '../config.js'
-import { setupKeyNotice } from '../services/setup-service.js'
+import { setupKeyNotice } from '../services/accounts/setup-service.js'
 import { serveIpc, workerPort, type IpcPort } from './ipc.js'
 import { serveClusterMetrics } from './metrics.js'
 import { primaryLog } from './primary-log.js'

@@ -1,4 +1,4 @@
-import type { AddressLimits } from '../services/ip-limits.js'
+import type { AddressLimits } from '../services/limits/ip-limits.js'
 import type { IpcClient } from './ipc.js'
 
 /**

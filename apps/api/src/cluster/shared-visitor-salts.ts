@@ -1,4 +1,4 @@
-import type { VisitorSalts } from '../services/visitor-salt.js'
+import type { VisitorSalts } from '../services/analytics/visitor-salt.js'
 import type { IpcClient } from './ipc.js'
 
 /** The analytics salt of the day from the primary, asked once a day per worker, so all workers hash a visitor alike. */

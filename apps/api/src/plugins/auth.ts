@@ -4,7 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { UserRow } from '@tempbox/db'
 import { AppError } from '../errors.js'
 import { findUserById } from '../repositories/user-repository.js'
-import { isAdminRole } from '../services/user-fields.js'
+import { isAdminRole } from '../services/accounts/user-fields.js'
 
 declare module '@fastify/jwt' {
   interface FastifyJWT {

@@ -1,5 +1,5 @@
 import fp from 'fastify-plugin'
-import { createGeoipService, type GeoipService } from '../services/geoip-service.js'
+import { createGeoipService, type GeoipService } from '../services/geoip/geoip-service.js'
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { clientKey } from '@tempbox/ip'
-import type { MissLimits } from '../services/miss-limiter.js'
+import type { MissLimits } from '../services/limits/miss-limiter.js'
 
 /** Blocked clients this process remembers per scope; more are still refused, by asking the shared counter again. */
 const MAX_REMEMBERED_BLOCKS = 10_000

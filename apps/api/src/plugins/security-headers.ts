@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import fp from 'fastify-plugin'
 import helmet from '@fastify/helmet'
-import { appCspDirectives, inlineScriptHashes } from '../services/content-security-policy.js'
+import { appCspDirectives, inlineScriptHashes } from '../services/site/content-security-policy.js'
 
 /** 180 days: long enough to matter, short enough to recover from a mistaken domain. */
 const HSTS_MAX_AGE_SECONDS = 180 * 24 * 3600

@@ -1,7 +1,7 @@
 import fp from 'fastify-plugin'
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
-import { DOCS_CSP, serializeCsp } from '../services/content-security-policy.js'
+import { DOCS_CSP, serializeCsp } from '../services/site/content-security-policy.js'
 
 /** OpenAPI built from the route schemas (the same TypeBox schemas that validate); UI at /api/docs. */
 export default fp(

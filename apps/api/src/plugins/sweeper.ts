@@ -25,5 +25,5 @@ export default fp(
       if (timer) clearInterval(timer)
     })
   },
-  { name: 'sweeper', dependencies: ['mail-events'] },
+  { name: 'sweeper', dependencies: ['services'] },
 )

@@ -1,16 +1,6 @@
 import fp from 'fastify-plugin'
 import { setQueueCaps } from '../repositories/webhook-repository.js'
-import { WebhookDeliverer } from '../services/webhook-deliverer.js'
-import { WebhookService } from '../services/webhook-service.js'
-import { systemLookup, type LookupHost } from '../services/webhook-target.js'
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    webhookService: WebhookService
-    /** How webhook host names are resolved, at PUT and again at every attempt; tests replace `lookup`. */
-    webhookDns: { lookup: LookupHost }
-  }
-}
+import { WebhookDeliverer } from '../services/webhooks/webhook-deliverer.js'
 
 /**
  * Webhooks per inbox. Queued deliveries are made by one loop for the whole service, in the process that also sweeps
@@ -19,16 +9,13 @@ declare module 'fastify' {
 export default fp(
   async (app) => {
     const { webhooks } = app.config
-    const dns = { lookup: systemLookup }
-    const lookupHost: LookupHost = (host) => dns.lookup(host)
-    app.decorate('webhookDns', dns)
-    app.decorate('webhookService', new WebhookService(app.db, webhooks, lookupHost))
     // The enqueue trigger (run by mail-ingest's transactions) reads the caps from the database.
     await setQueueCaps(app.db, webhooks.maxQueued, webhooks.maxQueuedPerInbox)
     if (!app.globalState.runsSweeper) return
+    const lookupHost = (host: string) => app.webhookDns.lookup(host)
     const deliverer = new WebhookDeliverer(app.db, app.config, app.mailWatcher, (row) => app.inboxService.summary(row), app.metrics, app.log, lookupHost)
     app.addHook('onReady', async () => deliverer.start())
     app.addHook('preClose', async () => deliverer.stop())
   },
-  { name: 'webhooks', dependencies: ['mail-events', 'metrics'] },
+  { name: 'webhooks', dependencies: ['services', 'metrics'] },
 )

@@ -11,19 +11,14 @@ import {
   PageViewBody,
   RealtimeStats,
 } from '@tempbox/types'
-import { AnalyticsService } from '../../services/analytics-service.js'
-import { listContacts, setContactStatus } from '../../services/contact-service.js'
+import { listContacts, setContactStatus } from '../../services/tools/contact-service.js'
 
 /** A person navigating never comes near this; it only caps counter inflation from one client. */
 const PAGEVIEW_LIMIT = { max: 120, timeWindow: '1 minute' }
 const adminErrors = { 401: ErrorBody, 403: ErrorBody } as const
 
 const analyticsRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  // The shared local IP database when it is available; without it every view counts as Unknown.
-  const countryOf = app.hasDecorator('geoip')
-    ? async (ip: string) => (await app.geoip.lookup(ip))?.countryName ?? null
-    : async () => null
-  const analytics = new AnalyticsService(app.db, countryOf, app.globalState.visitorSalts)
+  const analytics = app.analyticsService
 
   app.post(
     '/analytics/pageview',

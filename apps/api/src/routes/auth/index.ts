@@ -12,8 +12,7 @@ import {
   SavedAddressesResponse,
   SuccessResponse,
 } from '@tempbox/types'
-import { AuthService } from '../../services/auth-service.js'
-import { toPublicUser } from '../../services/user-fields.js'
+import { toPublicUser } from '../../services/accounts/user-fields.js'
 import { INBOX_GUESSES, limitGuesses } from '../../plugins/guess-limit.js'
 
 /** Per IP, in memory only. Generous for people, tight for password guessing. */
@@ -23,8 +22,7 @@ const REGISTER_LIMIT = { max: 10, timeWindow: '1 hour' }
 const PASSWORD_LIMIT = { max: 10, timeWindow: '15 minutes' }
 
 const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const auth = new AuthService(app.db, (user) => app.signToken(user))
-  app.addHook('onReady', () => auth.warm())
+  const auth = app.authService
   // Saving an address answers 404 / 409 / 200 by whether it is live: the same guess as reading it, counted alike.
   const savesAddress = (request: FastifyRequest) => request.method === 'POST' && request.routeOptions.url?.endsWith('/auth/addresses') === true
   limitGuesses(app, {

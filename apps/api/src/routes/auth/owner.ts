@@ -1,15 +1,13 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { ChangeRoleBody, ChangeRoleResponse, ErrorBody, PromoteOwnerBody, PromoteOwnerResponse, SetupStatusResponse } from '@tempbox/types'
-import { AuthService } from '../../services/auth-service.js'
-import { SetupService } from '../../services/setup-service.js'
 
 /** Per IP, in memory only: guesses at the setup key. */
 const PROMOTE_LIMIT = { max: 10, timeWindow: '15 minutes' }
 
 /** Owner setup (open until the first owner, then closed for good) and the owners' role changes. */
 const ownerRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const setup = new SetupService(app.db, app.config.adminSetupKey, app.config.showSetupKey)
-  const auth = new AuthService(app.db, (user) => app.signToken(user))
+  const setup = app.setupService
+  const auth = app.authService
 
   app.get(
     '/auth/setup',

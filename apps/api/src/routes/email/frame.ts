@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { buildMailDocument, mailDocumentCsp } from '@tempbox/mail-derive'
 import { AppError } from '../../errors.js'
-import { attachmentUrl } from '../../services/message-view.js'
+import { attachmentUrl } from '../../services/messages/message-view.js'
 import { BinaryBody, MessageParams, addressErrors } from './schemas.js'
 
 /** A Host (or forwarded host) fit to be written into a CSP source; anything else gets no attachment source at all. */

@@ -8,7 +8,7 @@ import frameRoutes from './frame.js'
 import { INBOX_GUESSES, limitGuesses } from '../../plugins/guess-limit.js'
 import webhookRoutes from './webhook.js'
 import lifetimeRoutes from './lifetime.js'
-import { parseSearch } from '../../services/search-query.js'
+import { parseSearch } from '../../services/messages/search-query.js'
 
 /** The temporary-email API. Thin: rules live in InboxService. */
 const emailRoutes: FastifyPluginAsyncTypebox = async (app) => {

@@ -1,11 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { AddressLifetime, ErrorBody, ExtendAddressBody, SetBurnBody } from '@tempbox/types'
 import { AddressParams, addressErrors } from './schemas.js'
-import { AddressLifetimeService } from '../../services/address-lifetime.js'
 
 /** When an address ends: burning it early from the inbox, or keeping a saved one longer. */
 const lifetimeRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const lifetimes = new AddressLifetimeService(app.db, app.config, app.inboxService)
+  const lifetimes = app.addressLifetimes
 
   app.put(
     '/email/:address/burn',

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { WaitQuery, WaitResponse } from '@tempbox/types'
-import type { InboxEvent } from '../../services/mail-watcher.js'
+import type { InboxEvent } from '../../services/messages/mail-watcher.js'
 import type { MessageCondition } from '../../repositories/message-filter.js'
 import { AddressParams, addressErrors } from './schemas.js'
 

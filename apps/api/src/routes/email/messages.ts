@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { ErrorBody, FullMessage, MessageReadBody, MessageReadState } from '@tempbox/types'
-import { attachmentDisposition, emlFilename, safeContentType } from '../../services/content-disposition.js'
+import { attachmentDisposition, emlFilename, safeContentType } from '../../services/messages/content-disposition.js'
 import { findMessageAuth } from '../../repositories/message-auth-repository.js'
-import { toMessageAuth } from '../../services/message-auth-view.js'
+import { toMessageAuth } from '../../services/messages/message-auth-view.js'
 import { AttachmentParams, BinaryBody, MessageParams, addressErrors } from './schemas.js'
 
 /** One message: as JSON, as its raw source, its attachments, and deleting it. */

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { ErrorBody, IpInfo } from '@tempbox/types'
-import { lookupIp } from '../../services/ip-service.js'
+import { lookupIp } from '../../services/geoip/ip-service.js'
 
 /**
  * `GET /api/ip` (the caller) and `GET /api/ip/{ip}` (any v4/v6 address) are one route, so the

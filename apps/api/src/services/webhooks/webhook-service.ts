@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto'
 import type { Db, InboxRow, WebhookDeliveryRow } from '@tempbox/db'
 import type { Webhook, WebhookCreated, WebhookDeliveriesResponse } from '@tempbox/types'
-import type { WebhookConfig } from '../config.js'
-import { AppError } from '../errors.js'
-import { deleteWebhook, findWebhook, listRecentDeliveries, upsertWebhook } from '../repositories/webhook-repository.js'
+import type { WebhookConfig } from '../../config.js'
+import { AppError } from '../../errors.js'
+import { deleteWebhook, findWebhook, listRecentDeliveries, upsertWebhook } from '../../repositories/webhook-repository.js'
 import { parseWebhookUrl, resolveTarget, systemLookup, TargetRefused, type LookupHost } from './webhook-target.js'
 
 /** The delivery log shows this many of the latest deliveries. */

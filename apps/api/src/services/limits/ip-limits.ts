@@ -1,5 +1,5 @@
 import { createHmac, randomBytes } from 'node:crypto'
-import { AppError } from '../errors.js'
+import { AppError } from '../../errors.js'
 
 const HOUR_MS = 3_600_000
 

@@ -1,8 +1,8 @@
 import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto'
 import type { Db, ShortLinkRow } from '@tempbox/db'
 import { SHORT_CODE_LENGTH, SHORT_CODE_PATTERN, type CreatedShortLink, type LookupLinksBody, type ShortLink } from '@tempbox/types'
-import { AppError } from '../errors.js'
-import { countClick, findLinksByCodes, insertLink } from '../repositories/link-repository.js'
+import { AppError } from '../../errors.js'
+import { countClick, findLinksByCodes, insertLink } from '../../repositories/link-repository.js'
 
 const CODE_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'
 /** 62^8 ≈ 2.2 × 10^14 codes: a clash is rare, a few retries make it practically impossible. */

@@ -8,9 +8,9 @@ import {
   type MessageSummary,
   type SavedAddress,
 } from '@tempbox/types'
-import type { Config } from '../config.js'
-import { AppError } from '../errors.js'
-import { assignInboxToUser, deleteExpiredInboxes, deleteInbox, findInboxByAddress, insertInbox } from '../repositories/inbox-repository.js'
+import type { Config } from '../../config.js'
+import { AppError } from '../../errors.js'
+import { assignInboxToUser, deleteExpiredInboxes, deleteInbox, findInboxByAddress, insertInbox } from '../../repositories/inbox-repository.js'
 import {
   deleteMessage,
   findFirstMessageAfter,
@@ -32,18 +32,18 @@ import {
   storeDerived,
   type ListRow,
   type MessageSummaryRow,
-} from '../repositories/message-repository.js'
-import { findAttachment, listAttachments } from '../repositories/attachment-repository.js'
-import { deleteIfBurnsOnRead } from '../repositories/burn-repository.js'
+} from '../../repositories/message-repository.js'
+import { findAttachment, listAttachments } from '../../repositories/attachment-repository.js'
+import { deleteIfBurnsOnRead } from '../../repositories/burn-repository.js'
 import { burnOf, type Burn } from './address-lifetime.js'
-import type { MessageCondition } from '../repositories/message-filter.js'
+import type { MessageCondition } from '../../repositories/message-filter.js'
 import { parseAddress, randomLocalPart, validateLocalPart } from './address.js'
-import type { AddressLimits } from './ip-limits.js'
-import { buildSummary, fallbackSummary, listRowOf, toFullMessage } from './message-view.js'
-import { deriveColumns, isDerived } from './derive-on-read.js'
+import type { AddressLimits } from '../limits/ip-limits.js'
+import { buildSummary, fallbackSummary, listRowOf, toFullMessage } from '../messages/message-view.js'
+import { deriveColumns, isDerived } from '../messages/derive-on-read.js'
 import { Listing, ListingCache } from './inbox-listing.js'
-import type { MailWatcher } from './mail-watcher.js'
-import type { Peers } from '../global-state.js'
+import type { MailWatcher } from '../messages/mail-watcher.js'
+import type { Peers } from '../../global-state.js'
 
 const INBOX_NOT_FOUND = 'This address does not exist or has expired. Generate a new one.'
 const MAX_CACHED_INBOXES = 10_000

@@ -1,5 +1,5 @@
 import type { IpInfo } from '@tempbox/types'
-import { AppError } from '../errors.js'
+import { AppError } from '../../errors.js'
 import type { GeoipService } from './geoip-service.js'
 
 /** Location and network of an address someone typed (or the caller's own). Nothing here is logged or stored. */

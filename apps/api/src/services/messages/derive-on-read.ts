@@ -1,6 +1,6 @@
 import type { MessageContentRow } from '@tempbox/db'
 import { DERIVED_VERSION, deriveMessage } from '@tempbox/mail-derive'
-import type { DerivedColumns, MessageSummaryRow } from '../repositories/message-repository.js'
+import type { DerivedColumns, MessageSummaryRow } from '../../repositories/message-repository.js'
 
 /** Whether the row's derived columns come from the current derivation (ingest stores them; older rows lack them). */
 export function isDerived(row: Pick<MessageSummaryRow, 'derived_version'>): boolean {

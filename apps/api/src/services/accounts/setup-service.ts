@@ -1,8 +1,8 @@
 import { createHash, timingSafeEqual } from 'node:crypto'
 import type { Db, UserRow } from '@tempbox/db'
 import type { PromoteOwnerResponse, SetupStatusResponse } from '@tempbox/types'
-import { AppError } from '../errors.js'
-import { isOwnerSetupDone, promoteFirstOwner } from '../repositories/user-repository.js'
+import { AppError } from '../../errors.js'
+import { isOwnerSetupDone, promoteFirstOwner } from '../../repositories/user-repository.js'
 import { normaliseEmail, toPublicUser } from './user-fields.js'
 
 export const SETUP_CLOSED = 'Setup is complete: this site already has an owner.'

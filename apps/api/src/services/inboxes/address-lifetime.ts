@@ -1,8 +1,8 @@
 import type { Db, InboxRow } from '@tempbox/db'
 import type { AddressLifetime } from '@tempbox/types'
-import type { Config } from '../config.js'
-import { AppError } from '../errors.js'
-import { setInboxLifetime } from '../repositories/burn-repository.js'
+import type { Config } from '../../config.js'
+import { AppError } from '../../errors.js'
+import { setInboxLifetime } from '../../repositories/burn-repository.js'
 import type { InboxService } from './inbox-service.js'
 
 const DAY_MS = 86_400_000

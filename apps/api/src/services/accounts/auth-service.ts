@@ -1,8 +1,8 @@
 import argon2 from 'argon2'
 import type { Db, UserRow } from '@tempbox/db'
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, ROLES, type AuthResponse, type ChangeRoleResponse, type PublicUser, type SavedAddress } from '@tempbox/types'
-import { AppError } from '../errors.js'
-import { changeUserRole, deleteUserCascade, findUserByEmail, insertUser, listLiveInboxesOfUser, raiseTokenVersion } from '../repositories/user-repository.js'
+import { AppError } from '../../errors.js'
+import { changeUserRole, deleteUserCascade, findUserByEmail, insertUser, listLiveInboxesOfUser, raiseTokenVersion } from '../../repositories/user-repository.js'
 import { emailProblem, normaliseEmail, toPublicUser } from './user-fields.js'
 
 /** argon2id with OWASP's minimum profile (19 MiB, 2 passes): strong, and cheap enough for a 2-core host. */

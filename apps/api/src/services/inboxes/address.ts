@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { MIN_CHOSEN_LOCAL_PART_LENGTH } from '@tempbox/types'
-import { AppError } from '../errors.js'
+import { AppError } from '../../errors.js'
 
 /**
  * 32 symbols without the look-alikes 0/o and 1/l, so an address read aloud or off a screen is typed right.

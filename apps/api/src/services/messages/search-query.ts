@@ -1,6 +1,6 @@
 import { MAX_SEARCH_CHARS, MAX_SEARCH_TERMS } from '@tempbox/types'
-import { AppError } from '../errors.js'
-import type { MessageCondition } from '../repositories/message-filter.js'
+import { AppError } from '../../errors.js'
+import type { MessageCondition } from '../../repositories/message-filter.js'
 
 /** Splits a query into terms in one pass: whitespace separates, double quotes group, a leading `-` negates. */
 function tokenize(query: string): { raw: string; phrase: boolean; negate: boolean }[] {

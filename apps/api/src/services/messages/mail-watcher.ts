@@ -1,5 +1,5 @@
 import { createDb, type Db } from '@tempbox/db'
-import { findMessagesByIds, listNewMessageIds, maxMessageId, type MessageSummaryRow } from '../repositories/message-repository.js'
+import { findMessagesByIds, listNewMessageIds, maxMessageId, type MessageSummaryRow } from '../../repositories/message-repository.js'
 
 export type InboxEvent = { type: 'message'; row: MessageSummaryRow } | { type: 'deleted'; id: number } | { type: 'expired' }
 export type InboxListener = (event: InboxEvent) => void

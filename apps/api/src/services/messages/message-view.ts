@@ -1,7 +1,7 @@
 import type { AttachmentInfo, FullMessage, MailAddress, MessageSummary, Verification, VerificationLink } from '@tempbox/types'
 import { resolveAttachmentRefs, stripAngles, type HtmlWithheld } from '@tempbox/mail-derive'
-import { LIST_TEXT_CHARS, type ListRow, type MessageSummaryRow, type ViewHeader, type ViewText } from '../repositories/message-repository.js'
-import type { AttachmentMetaRow } from '../repositories/attachment-repository.js'
+import { LIST_TEXT_CHARS, type ListRow, type MessageSummaryRow, type ViewHeader, type ViewText } from '../../repositories/message-repository.js'
+import type { AttachmentMetaRow } from '../../repositories/attachment-repository.js'
 
 export function senderDisplay(name: string, address: string): string {
   if (name && address && name !== address) return `${name} <${address}>`

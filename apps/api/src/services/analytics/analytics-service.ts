@@ -1,9 +1,9 @@
 import { createHmac } from 'node:crypto'
 import type { Db } from '@tempbox/db'
 import type { DashboardStats, RealtimeStats } from '@tempbox/types'
-import { AppError } from '../errors.js'
-import * as repo from '../repositories/analytics-repository.js'
-import { countContactsSince } from '../repositories/contact-repository.js'
+import { AppError } from '../../errors.js'
+import * as repo from '../../repositories/analytics-repository.js'
+import { countContactsSince } from '../../repositories/contact-repository.js'
 import { DailySalt, type VisitorSalts } from './visitor-salt.js'
 
 const DAY_MS = 86_400_000

@@ -1,9 +1,9 @@
 import type { Db } from '@tempbox/db'
 import { CONTACT_LIMITS, type ContactBody, type ContactMessage } from '@tempbox/types'
 import type { ContactMessageRow } from '@tempbox/db'
-import { AppError } from '../errors.js'
-import { insertContactMessage, listContactMessages, updateContactStatus } from '../repositories/contact-repository.js'
-import { emailProblem } from './user-fields.js'
+import { AppError } from '../../errors.js'
+import { insertContactMessage, listContactMessages, updateContactStatus } from '../../repositories/contact-repository.js'
+import { emailProblem } from '../accounts/user-fields.js'
 
 const LABELS = { name: 'Name', email: 'Email', subject: 'Subject', message: 'Message' } as const
 const SETTABLE_STATUSES = new Set(['read', 'replied'])

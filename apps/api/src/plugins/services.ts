@@ -1,0 +1,56 @@
+import fp from 'fastify-plugin'
+import { MailWatcher } from '../services/messages/mail-watcher.js'
+import { InboxService } from '../services/inboxes/inbox-service.js'
+import { AddressLifetimeService } from '../services/inboxes/address-lifetime.js'
+import { WebhookService } from '../services/webhooks/webhook-service.js'
+import { systemLookup, type LookupHost } from '../services/webhooks/webhook-target.js'
+import { AuthService } from '../services/accounts/auth-service.js'
+import { SetupService } from '../services/accounts/setup-service.js'
+import { AnalyticsService } from '../services/analytics/analytics-service.js'
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    mailWatcher: MailWatcher
+    inboxService: InboxService
+    addressLifetimes: AddressLifetimeService
+    webhookService: WebhookService
+    /** How webhook host names are resolved, at PUT and again at every attempt; tests replace `lookup`. */
+    webhookDns: { lookup: LookupHost }
+    authService: AuthService
+    setupService: SetupService
+    analyticsService: AnalyticsService
+  }
+}
+
+/**
+ * The one place the API's services are built and wired to each other: routes and background jobs only use them.
+ * One change watcher for the whole process (see MailWatcher), and the inbox rules built on it.
+ */
+export default fp(
+  async (app) => {
+    const { config, globalState } = app
+    const watcher = new MailWatcher(app.db, config.databasePath)
+    await watcher.start()
+    app.addHook('onClose', async () => {
+      watcher.stop()
+    })
+    const inboxes = new InboxService(app.db, config, watcher, globalState.addressLimits, globalState.peers, (message, err) => app.log.error({ err }, message))
+    app.decorate('mailWatcher', watcher)
+    app.decorate('inboxService', inboxes)
+    app.decorate('addressLifetimes', new AddressLifetimeService(app.db, config, inboxes))
+
+    const dns = { lookup: systemLookup }
+    const lookupHost: LookupHost = (host) => dns.lookup(host)
+    app.decorate('webhookDns', dns)
+    app.decorate('webhookService', new WebhookService(app.db, config.webhooks, lookupHost))
+
+    const auth = new AuthService(app.db, (user) => app.signToken(user))
+    app.addHook('onReady', () => auth.warm())
+    app.decorate('authService', auth)
+    app.decorate('setupService', new SetupService(app.db, config.adminSetupKey, config.showSetupKey))
+
+    const countryOf = async (ip: string) => (await app.geoip.lookup(ip))?.countryName ?? null
+    app.decorate('analyticsService', new AnalyticsService(app.db, countryOf, globalState.visitorSalts))
+  },
+  { name: 'services', dependencies: ['db', 'geoip', 'auth'] },
+)
