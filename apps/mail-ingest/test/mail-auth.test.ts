@@ -2,6 +2,9 @@ import { describe, expect, it } from 'vitest'
 import { checkMessage, UNKNOWN, type AuthVerdict } from '../src/mail-auth/check.js'
 import { createCachingResolver, fixtureResolver } from '../src/mail-auth/dns.js'
 import { createAuthQueue, type AuthJob } from '../src/mail-auth/queue.js'
+import { authSourceOf, headerBlockEnd } from '../src/mail-auth/job.js'
+import { parseMessage } from '../src/parse-message.js'
+import { toStoredSource } from '@tempbox/db'
 import { dmarcReject, plainMail, signingDomain, signMail } from '../../../tests/support/dkim.js'
 
 const github = signingDomain('github.com')
@@ -65,6 +68,47 @@ describe('who really sent it', () => {
     const verdict = await check(await signMail(plainMail('GitHub <noreply@github.com>', 'a@tempbox.test', 'Your code'), github), broken)
     expect(verdict.status).toBe('unknown')
     expect(verdict.details?.dkim[0]?.result).toBe('temperror')
+  })
+})
+
+describe('what the check reads of a stored message', () => {
+  /** The message as the store worker holds it after the parse worker: its stored source and parsed text. */
+  const stored = async (raw: string) => {
+    const bytes = Buffer.from(raw)
+    const parsed = await parseMessage(bytes)
+    return { source: toStoredSource(bytes, parsed.text, parsed.plainBodyStart), parsed }
+  }
+  const body = 'Your code is 123456.\r\n'.repeat(200)
+
+  it('reads only the header block of an unsigned mail, and gives the same verdict as for the whole mail', async () => {
+    // DMARC (reject) and SPF records for the From domain: both paths run, and both fail.
+    for (const raw of [plainMail('GitHub <noreply@github.com>', 'a@tempbox.test', 'Unsigned', body), plainMail('Someone <someone@no-policy.example>', 'a@tempbox.test', 'Hi', body)]) {
+      const { bytes } = authSourceOf(await stored(raw))
+      expect(bytes.toString()).toBe(raw.slice(0, raw.indexOf('\r\n\r\n') + 4))
+      expect(await check(bytes.toString())).toEqual(await check(raw))
+    }
+    expect((await check(plainMail('GitHub <noreply@github.com>', 'a@tempbox.test', 'Unsigned', body))).status).toBe('fail')
+  })
+
+  it('reads the whole mail, rebuilt as received, when a DKIM signature hashes its body', async () => {
+    const signed = await signMail(plainMail('GitHub <noreply@github.com>', 'a@tempbox.test', 'Your code', body), github)
+    const message = await stored(signed)
+    // The plain-text body is stored once, as the text: the source is rebuilt from the header block and the text.
+    expect(message.source.bodyIsText).toBe(true)
+    const { bytes } = authSourceOf(message)
+    expect(bytes.toString()).toBe(signed)
+    expect((await check(bytes.toString())).status).toBe('pass')
+  })
+
+  it('reads the whole mail when an ARC header is present, in any letter case', async () => {
+    const raw = `arc-seal: i=1; a=rsa-sha256; cv=none; d=example.org; s=x; b=AAAA\r\n${plainMail('a <a@example.org>', 'b@tempbox.test', 'Forwarded', body)}`
+    expect(authSourceOf(await stored(raw)).bytes.toString()).toBe(raw)
+  })
+
+  it('ends the header block where mailauth does: at the first empty line, LF or CRLF', () => {
+    expect(headerBlockEnd(Buffer.from('A: 1\r\nB: 2\r\n\r\nbody\r\n\r\n'))).toBe(14)
+    expect(headerBlockEnd(Buffer.from('A: 1\n\nB: 2\r\n\r\nbody'))).toBe(6)
+    expect(headerBlockEnd(Buffer.from('A: 1\r\nB: 2'))).toBe(-1)
   })
 })
 

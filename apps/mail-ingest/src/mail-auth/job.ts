@@ -2,10 +2,11 @@ import type { MessagePort } from 'node:worker_threads'
 import { fullSource } from '@tempbox/db'
 import type { IncomingMessage } from '../store-message.js'
 import type { AuthJob } from './queue.js'
+import { movableMemory } from '../worker-rpc.js'
 
 /**
- * After a commit: hands each message that asked for a check (it carries the SMTP envelope) to the auth worker, with the
- * source rebuilt as received when only its header block was stored (DKIM hashes the body exactly as sent).
+ * After a commit: hands each message that asked for a check (it carries the SMTP envelope) to the auth worker, with
+ * what the check must read of it (authSourceOf).
  */
 export function sendAuthJobs(port: Pick<MessagePort, 'postMessage'>, messages: IncomingMessage[], contentIds: number[]): void {
   // Called as the batch commits, before the acknowledgements are sent (they follow in promise callbacks): copying the
@@ -16,11 +17,57 @@ export function sendAuthJobs(port: Pick<MessagePort, 'postMessage'>, messages: I
 function postJobs(port: Pick<MessagePort, 'postMessage'>, messages: IncomingMessage[], contentIds: number[]): void {
   messages.forEach((message, i) => {
     if (!message.envelope) return
-    const { raw, bodyIsText } = message.source
-    const text = message.parsed.text
-    const source = bodyIsText
-      ? fullSource({ raw, raw_body_is_text: 1, text: typeof text === 'string' || text === null ? text : Buffer.from(text.buffer, text.byteOffset, text.byteLength).toString('utf8') })
-      : raw
-    port.postMessage({ contentId: contentIds[i]!, raw: source, envelope: message.envelope } satisfies AuthJob)
+    const { bytes, movable } = authSourceOf(message)
+    port.postMessage({ contentId: contentIds[i]!, raw: bytes, envelope: message.envelope } satisfies AuthJob, movable ? [bytes.buffer as ArrayBuffer] : [])
   })
+}
+
+/**
+ * What the sender check reads of a message. Only a DKIM signature or an ARC set hashes the body; without either in the
+ * header block, SPF, DMARC and "no signature" are decided by the header block and the envelope alone, so the check gets
+ * just that (mailauth then gives the same verdict without streaming the body through its parser). Otherwise it gets
+ * the source as received, rebuilt when only the header block was stored (DKIM hashes the body exactly as sent).
+ * `movable`: the bytes are a copy of their own, which moves to the auth worker rather than being copied again.
+ */
+export function authSourceOf({ source, parsed }: Pick<IncomingMessage, 'source' | 'parsed'>): { bytes: Buffer; movable: boolean } {
+  const { raw, bodyIsText } = source
+  const headEnd = headerBlockEnd(raw)
+  if (headEnd >= 0 && !signsBody(raw.toString('latin1', 0, headEnd))) return { bytes: copyOf(raw.subarray(0, headEnd)), movable: true }
+  if (!bodyIsText) return { bytes: raw, movable: false }
+  const text = parsed.text
+  const textString = typeof text === 'string' || text === null ? text : Buffer.from(text.buffer, text.byteOffset, text.byteLength).toString('utf8')
+  return { bytes: owned(fullSource({ raw, raw_body_is_text: 1, text: textString })), movable: true }
+}
+
+const LF_LF = Buffer.from('\n\n')
+const LF_CRLF = Buffer.from('\n\r\n')
+
+/** Where the header block ends as mailauth reads it (after the first empty line, LF or CRLF), or -1 if it never does. */
+export function headerBlockEnd(raw: Buffer): number {
+  const lf = raw.indexOf(LF_LF)
+  const crlf = raw.indexOf(LF_CRLF, 0)
+  if (lf < 0 && crlf < 0) return -1
+  if (crlf < 0 || (lf >= 0 && lf < crlf)) return lf + LF_LF.length
+  return crlf + LF_CRLF.length
+}
+
+/** Whether any header line of the block names a DKIM signature or an ARC header (conservative: any line starting so). */
+function signsBody(head: string): boolean {
+  const lower = head.toLowerCase()
+  return lower.startsWith('dkim-signature') || lower.startsWith('arc-') || lower.includes('\ndkim-signature') || lower.includes('\narc-')
+}
+
+/**
+ * Bytes made here, in memory of their own so they can move to another thread: themselves when they already span their
+ * whole ArrayBuffer, else a copy (a view of Buffer's pool would otherwise clone all of the pool).
+ */
+function owned(made: Buffer): Buffer {
+  return movableMemory([made]).length > 0 ? made : copyOf(made)
+}
+
+/** A copy in memory of its own (the message's bytes stay where they are: others may still read them). */
+function copyOf(bytes: Buffer): Buffer {
+  const copy = Buffer.allocUnsafeSlow(bytes.length)
+  bytes.copy(copy)
+  return copy
 }

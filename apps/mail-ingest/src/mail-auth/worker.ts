@@ -16,6 +16,10 @@ import { STOPPED, type AuthWorkerCommand } from './protocol.js'
 const { databasePath, config, mta, jobPorts } = workerData as { databasePath: string; config: MailAuthConfig; mta: string; jobPorts: MessagePort[] }
 
 const { db, sqlite } = createDb({ path: databasePath })
+// Verdicts need not survive a power loss (a lost one reads "checking" until the next start marks it unknown), so this
+// connection's commits skip the fsync: in WAL mode the store worker's next commit syncs them anyway, and a verdict
+// batch no longer holds the write lock, which the store worker waits on, for an fsync of its own.
+sqlite.pragma('synchronous = NORMAL')
 const writer = createVerdictWriter(db, sqlite)
 
 const resolver = config.dnsFixturePath
