@@ -24,7 +24,7 @@ async function setUp(env: Record<string, string> = { MESSAGE_TEXT_MAX_CHARS: Str
 }
 
 const storedHead = async (a: App, id: number) =>
-  (await a.db.selectFrom('message').innerJoin('message_content', 'message_content.id', 'message.message_content_id').select('text_head').where('message.id', '=', id).executeTakeFirstOrThrow()).text_head
+  (await a.db.selectFrom('message').leftJoin('message_text_head', 'message_text_head.message_content_id', 'message.message_content_id').select('message_text_head.text').where('message.id', '=', id).executeTakeFirstOrThrow()).text
 
 describe('GET …/messages/{id}: the text part up to MESSAGE_TEXT_MAX_CHARS, sent once', () => {
   it('sends the beginning of a long text once, marked truncated, every read alike; the .eml keeps all of it', async () => {
@@ -55,14 +55,15 @@ describe('GET …/messages/{id}: the text part up to MESSAGE_TEXT_MAX_CHARS, sen
     const { app, address, read } = await setUp()
     const text = 'x'.repeat(LIMIT * 3)
     const id = await deliver(app, address, { text })
-    await app.db.updateTable('message_content').set({ text_head: 'x'.repeat(10) }).execute()
+    await read(id)
+    await app.db.updateTable('message_text_head').set({ text: 'x'.repeat(10) }).execute()
     expect((await read(id)).message).toMatchObject({ content: 'x'.repeat(LIMIT), contentTruncated: true })
   })
 
   it('still shows the beginning when the head cannot be stored', async () => {
     const { app, address, read } = await setUp()
     const id = await deliver(app, address, { text: `${'y'.repeat(LIMIT)}z` })
-    await sql`CREATE TRIGGER refuse_update BEFORE UPDATE ON message_content BEGIN SELECT RAISE(ABORT, 'refused'); END`.execute(app.db)
+    await sql`CREATE TRIGGER refuse_head BEFORE INSERT ON message_text_head BEGIN SELECT RAISE(ABORT, 'refused'); END`.execute(app.db)
     expect((await read(id)).message).toMatchObject({ content: 'y'.repeat(LIMIT), contentTruncated: true })
   })
 

@@ -74,11 +74,16 @@ export interface MessageContentTable {
   has_remote_content: Generated<number>
   /** 'too_large' | 'unrenderable' when the HTML is not shown (the reader gets the text and a note); else NULL. */
   html_withheld: string | null
-  /**
-   * The first characters of a text part too long to send whole (the API fills it at first read; it then never reads
-   * `text` itself for the view). NULL when not yet filled or not needed.
-   */
-  text_head: Generated<string | null>
+  // `text_head`, still in the table, is always NULL: heads live in message_text_head (see its migration).
+}
+
+/**
+ * The first characters of a text part too long to send whole: the API fills the row at a long text's first read, and
+ * a view then never reads `text` itself. In a table of its own so it is reached without walking `text` and `raw`.
+ */
+export interface MessageTextHeadTable {
+  message_content_id: number
+  text: string
 }
 
 /** Who really sent a message's content: SPF, DKIM, DMARC and ARC as mail-ingest checked them (see the migration). */
@@ -217,6 +222,7 @@ export interface Database {
   message: MessageTable
   message_content: MessageContentTable
   message_auth: MessageAuthTable
+  message_text_head: MessageTextHeadTable
   attachment: AttachmentTable
   user: UserTable
   contact_message: ContactMessageTable

@@ -118,3 +118,22 @@ describe('migration to stored-once content', () => {
     ])
   })
 })
+
+describe('migration of text heads to a table of their own', () => {
+  it('moves each stored head, empties the old column, and a head goes with its message', async () => {
+    const { db } = createDb({ path: ':memory:' })
+    open.push(db)
+    const migrator = new Migrator({ db, provider: migrationProvider, allowUnorderedMigrations: true })
+    expect((await migrator.migrateTo('2026_11_24_001201_message_text_head')).error).toBeUndefined()
+    const inbox = await addInbox(db, 'old')
+    const [withHead] = await insertMessage(db, [inbox], message)
+    await insertMessage(db, [inbox], message)
+    const old = db as unknown as import('kysely').Kysely<any>
+    await old.updateTable('message_content').set({ text_head: 'shared' }).where('id', '=', 1).execute()
+    await migrateToLatest(db)
+    expect(await db.selectFrom('message_text_head').selectAll().execute()).toEqual([{ message_content_id: 1, text: 'shared' }])
+    expect(await old.selectFrom('message_content').select('text_head').where('text_head', 'is not', null).execute()).toEqual([])
+    await db.deleteFrom('message').where('id', '=', withHead!).execute()
+    expect(await db.selectFrom('message_text_head').selectAll().execute()).toEqual([])
+  })
+})

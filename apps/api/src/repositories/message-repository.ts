@@ -79,20 +79,22 @@ export interface ViewText {
 
 /**
  * At most `maxChars` characters of the message's text part, reading no more than that: a text short enough (in bytes:
- * octet_length() is answered from the record header) is read whole, a longer one through its stored head, which is
- * filled here at its first read. Only that first read pays for the whole text. A head stored under a smaller limit is
- * filled again; one that cannot be stored (a read-only database) is cut in SQL for this read.
+ * octet_length() is answered from the record header) is read whole, a longer one through its stored head
+ * (message_text_head, reached without walking the pages of `text` and `raw`), which is filled here at its first read.
+ * Only that first read pays for the whole text. A head stored under a smaller limit is filled again; one that cannot
+ * be stored (a read-only database) is cut in SQL for this read.
  */
 export async function findViewText(db: Db, messageContentId: number, maxChars: number): Promise<ViewText> {
   const read = () =>
     db
       .selectFrom('message_content')
+      .leftJoin('message_text_head', 'message_text_head.message_content_id', 'message_content.id')
       .select([
-        sql<string | null>`case when octet_length(text) <= ${maxChars} then text else text_head end`.as('text'),
-        sql<number>`octet_length(text) > ${maxChars}`.as('long'),
-        sql<number>`octet_length(text) > coalesce(octet_length(text_head), 0)`.as('cut'),
+        sql<string | null>`case when octet_length(message_content.text) <= ${maxChars} then message_content.text else message_text_head.text end`.as('text'),
+        sql<number>`octet_length(message_content.text) > ${maxChars}`.as('long'),
+        sql<number>`octet_length(message_content.text) > coalesce(octet_length(message_text_head.text), 0)`.as('cut'),
       ])
-      .where('id', '=', messageContentId)
+      .where('message_content.id', '=', messageContentId)
       .executeTakeFirst()
   let row = await read()
   if (!row) return { text: null, truncated: false }
@@ -102,7 +104,12 @@ export async function findViewText(db: Db, messageContentId: number, maxChars: n
   if (stale) {
     const head = sql<string>`substr(text, 1, ${maxChars + 1})`
     try {
-      await db.updateTable('message_content').set({ text_head: head }).where('id', '=', messageContentId).execute()
+      await db
+        .insertInto('message_text_head')
+        .columns(['message_content_id', 'text'])
+        .expression((eb) => eb.selectFrom('message_content').select(['id', head.as('text')]).where('id', '=', messageContentId))
+        .onConflict((oc) => oc.column('message_content_id').doUpdateSet((eb) => ({ text: eb.ref('excluded.text') })))
+        .execute()
       row = (await read()) ?? row
     } catch {
       const cut = await db.selectFrom('message_content').select(head.as('text')).where('id', '=', messageContentId).executeTakeFirst()

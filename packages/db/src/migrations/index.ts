@@ -14,6 +14,7 @@ import * as m0012 from './2026_11_23_000012_inbox_quota_counters.js'
 import * as m0101 from './2026_11_24_000101_message_read_state.js'
 import * as m0201 from './2026_11_24_000201_message_auth.js'
 import * as m1201 from './2026_11_24_001201_message_text_head.js'
+import * as m2101 from './2026_11_24_002101_message_text_head_table.js'
 import * as m0301 from './2026_11_24_000301_burn_after_use.js'
 
 /**
@@ -36,6 +37,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026_11_24_000101_message_read_state': m0101,
   '2026_11_24_000201_message_auth': m0201,
   '2026_11_24_001201_message_text_head': m1201,
+  '2026_11_24_002101_message_text_head_table': m2101,
   '2026_11_24_000301_burn_after_use': m0301,
 }
 
