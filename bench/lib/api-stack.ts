@@ -37,8 +37,9 @@ export async function startApiStack(repoRoot: string, options: { withIngest: boo
     ...options.env,
   }
   const apiUrl = `http://127.0.0.1:${httpPort}`
-  // BENCH_API_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' profiles the api process.
+  // BENCH_API_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' profiles the api process (BENCH_INGEST_NODE_ARGS mail-ingest).
   const nodeArgs = process.env.BENCH_API_NODE_ARGS?.split(' ').filter(Boolean) ?? []
+  const ingestNodeArgs = process.env.BENCH_INGEST_NODE_ARGS?.split(' ').filter(Boolean) ?? []
   const cleanUp = () => rmSync(dir, { recursive: true, force: true })
   const api = await spawnUntil(process.execPath, [...nodeArgs, '--import', 'tsx', join(repoRoot, 'apps/api/src/server.ts')], {
     cwd: join(repoRoot, 'bench'),
@@ -53,7 +54,7 @@ export async function startApiStack(repoRoot: string, options: { withIngest: boo
     throw err
   })
   const ingest = options.withIngest
-    ? await spawnUntil(process.execPath, ['--import', 'tsx', join(repoRoot, 'apps/mail-ingest/src/main.ts')], {
+    ? await spawnUntil(process.execPath, [...ingestNodeArgs, '--import', 'tsx', join(repoRoot, 'apps/mail-ingest/src/main.ts')], {
         cwd: join(repoRoot, 'bench'),
         env,
         readyText: '[smtp] listening',
