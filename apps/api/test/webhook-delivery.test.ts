@@ -13,6 +13,10 @@ type Answer = { status: number; headers?: Record<string, string> } | 'hang'
 class Receiver {
   readonly paths: string[] = []
   readonly deliveryIds: string[] = []
+  /** TCP connections opened to this receiver. */
+  connections = 0
+  /** Bytes of body each answer carries (after its status). */
+  answerBody = ''
   script: Answer[] = []
   private server: Server | null = null
   private held: ServerResponse[] = []
@@ -26,9 +30,10 @@ class Receiver {
         this.deliveryIds.push(String(req.headers['tempbox-delivery']))
         const answer = this.script.shift() ?? { status: 200 }
         if (answer === 'hang') this.held.push(res)
-        else res.writeHead(answer.status, answer.headers).end()
+        else res.writeHead(answer.status, answer.headers).end(this.answerBody)
       })
     })
+    this.server.on('connection', () => this.connections++)
     await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve))
     this.port = (this.server.address() as AddressInfo).port
     return this
@@ -182,6 +187,36 @@ describe('webhook attempts', () => {
     expect(await sample('tempbox_webhook_deliveries_total{outcome="gave_up"}')).toBe(1)
     expect(await sample('tempbox_webhook_deliveries_total{outcome="failed_attempt"}')).toBe(failed.attempts - 1)
     expect(await sample('tempbox_webhook_queue_deliveries')).toBe(0)
+  })
+})
+
+describe('connections to a receiver', () => {
+  it('carries one delivery after another over one kept-alive connection', async () => {
+    app = await buildTestApp(LOCAL)
+    const target = await receiver()
+    const address = await generate(app)
+    await setWebhook(address, target.url())
+    for (const subject of ['one', 'two', 'three']) {
+      await deliver(app, address, { subject })
+      await expect.poll(() => target.paths.length, { timeout: 20_000 }).toBe(['one', 'two', 'three'].indexOf(subject) + 1)
+    }
+    expect(target.connections).toBe(1)
+    const delivered = await latestWhen(address, (d) => d.state === 'delivered', 'the third delivery to be recorded')
+    expect(delivered.lastStatusCode).toBe(200)
+  })
+
+  it('reads past an answer body up to 64 KB and closes the connection after a longer one, delivering all the same', async () => {
+    app = await buildTestApp(LOCAL)
+    const target = await receiver()
+    target.answerBody = 'x'.repeat(200 * 1024)
+    const address = await generate(app)
+    await setWebhook(address, target.url())
+    for (const subject of ['one', 'two']) {
+      await deliver(app, address, { subject })
+      await expect.poll(() => target.paths.length, { timeout: 20_000 }).toBe(subject === 'one' ? 1 : 2)
+    }
+    expect(target.connections).toBe(2)
+    await expect.poll(async () => (await deliveries(address)).map((d) => d.state), { timeout: 20_000 }).toEqual(['delivered', 'delivered'])
   })
 })
 

@@ -1,6 +1,13 @@
 import fp from 'fastify-plugin'
+import { createDb } from '@tempbox/db'
 import { setQueueCaps } from '../repositories/webhook-repository.js'
 import { WebhookDeliverer } from '../services/webhooks/webhook-deliverer.js'
+
+/**
+ * How long the delivery loop's connection waits for the write lock. Mail-ingest holds it while storing mail; a batch
+ * of delivery records that does not get it by then is written with the next batch, rather than keep the api waiting.
+ */
+const DELIVERY_BUSY_TIMEOUT_MS = 200
 
 /**
  * Webhooks per inbox. Queued deliveries are made by one loop for the whole service, in the process that also sweeps
@@ -13,9 +20,17 @@ export default fp(
     await setQueueCaps(app.db, webhooks.maxQueued, webhooks.maxQueuedPerInbox)
     if (!app.globalState.runsSweeper) return
     const lookupHost = (host: string) => app.webhookDns.lookup(host)
-    const deliverer = new WebhookDeliverer(app.db, app.config, app.mailWatcher, (row) => app.inboxService.summary(row), app.metrics, app.log, lookupHost)
+    // A connection of the loop's own: it waits only briefly for the write lock (see DELIVERY_BUSY_TIMEOUT_MS), and its
+    // commits skip the fsync (synchronous=NORMAL: in WAL mode that never risks the file, only the last records, whose
+    // deliveries would then simply be made again — at least once allows that). Ingest's next commit syncs them anyway.
+    const { db, sqlite } = createDb({ path: app.config.databasePath, busyTimeoutMs: DELIVERY_BUSY_TIMEOUT_MS })
+    sqlite.pragma('synchronous = NORMAL')
+    const deliverer = new WebhookDeliverer(db, app.config, app.mailWatcher, (row) => app.inboxService.summaryOfListRow(row), app.metrics, app.log, lookupHost)
     app.addHook('onReady', async () => deliverer.start())
-    app.addHook('preClose', async () => deliverer.stop())
+    app.addHook('preClose', async () => {
+      await deliverer.stop()
+      await db.destroy()
+    })
   },
   { name: 'webhooks', dependencies: ['services', 'metrics'] },
 )

@@ -168,6 +168,25 @@ export type ListRow = Pick<MessageRow, 'id' | 'subject' | 'from_name' | 'from_ad
 /** Characters of subject and of sender name/address a listing reads (summaries carry no more). */
 export const LIST_TEXT_CHARS = { subject: 300, sender: 320 } as const
 
+/** Messages with what the listing reads of them (ListRow). The content's derived columns come first in its row, so the join reads no body pages. */
+function selectListRows(db: Db) {
+  return selectMessagesWithContent(db)
+    .select(['message.id', 'message.received_at', 'message.size', 'message.attachment_count', 'message.read_at'])
+    .select(['message_content.derived_version', 'message_content.preview', 'message_content.codes', 'message_content.links'])
+    .select([
+      sql<string>`substr(message.subject, 1, ${LIST_TEXT_CHARS.subject})`.as('subject'),
+      sql<string>`substr(message.from_name, 1, ${LIST_TEXT_CHARS.sender})`.as('from_name'),
+      sql<string>`substr(message.from_address, 1, ${LIST_TEXT_CHARS.sender})`.as('from_address'),
+      HAS_HTML,
+    ])
+}
+
+/** Messages by id as the listing reads them (no sanitized HTML, no text of HTML, no recipients): a webhook payload's summary. */
+export async function findListRowsByIds(db: Db, ids: number[]): Promise<ListRow[]> {
+  if (ids.length === 0) return []
+  return selectListRows(db).where('message.id', 'in', ids).execute()
+}
+
 /**
  * One page of an inbox, newest (largest id) first: at most `limit` rows with an id below `before`, plus whether older
  * ones remain. A range scan of the (inbox_id, id) index, so its cost does not grow with the inbox.
@@ -179,17 +198,7 @@ export async function listInboxPage(
   before: number | null,
   conditions: readonly MessageCondition[] = [],
 ): Promise<{ rows: ListRow[]; more: boolean }> {
-  // The content's derived columns come first in its row, so the join reads no body pages.
-  let query = selectMessagesWithContent(db)
-    .select(['message.id', 'message.received_at', 'message.size', 'message.attachment_count', 'message.read_at'])
-    .select(['message_content.derived_version', 'message_content.preview', 'message_content.codes', 'message_content.links'])
-    .select([
-      sql<string>`substr(message.subject, 1, ${LIST_TEXT_CHARS.subject})`.as('subject'),
-      sql<string>`substr(message.from_name, 1, ${LIST_TEXT_CHARS.sender})`.as('from_name'),
-      sql<string>`substr(message.from_address, 1, ${LIST_TEXT_CHARS.sender})`.as('from_address'),
-      HAS_HTML,
-    ])
-    .where('message.inbox_id', '=', inboxId)
+  let query = selectListRows(db).where('message.inbox_id', '=', inboxId)
   if (conditions.length > 0) query = query.where(matchAll(conditions))
   if (before !== null) query = query.where('message.id', '<', before)
   const rows = await query.orderBy('message.id', 'desc').limit(limit + 1).execute()

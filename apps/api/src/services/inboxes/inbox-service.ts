@@ -220,14 +220,14 @@ export class InboxService {
    * be built (its envelope), logged once, and never breaks anything else.
    */
   summary(row: MessageSummaryRow): MessageSummary {
-    try {
-      // Rows reach here derived (at ingest, or by ensureDerived). One that is not (ingest of an older version) holds no
-      // bodies to derive from here: its envelope is shown, and its first read derives it.
-      return isDerived(row) ? buildSummary(listRowOf(row)) : fallbackSummary(listRowOf(row))
-    } catch (error) {
-      this.viewFailed(row.id, error)
-      return fallbackSummary(listRowOf(row))
-    }
+    return this.summaryOfListRow(listRowOf(row))
+  }
+
+  /** The summary from what the listing reads of a message (a webhook payload reads no more). */
+  summaryOfListRow(row: ListRow): MessageSummary {
+    // Rows reach here derived (at ingest, or by ensureDerived). One that is not (ingest of an older version) holds no
+    // bodies to derive from here: its envelope is shown, and its first read derives it.
+    return isDerived(row) ? this.listedSummary(row) : fallbackSummary(row)
   }
 
   private listedSummary(row: ListRow): MessageSummary {

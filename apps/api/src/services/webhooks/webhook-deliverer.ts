@@ -3,11 +3,11 @@ import type { MessageSummary, WebhookPayload } from '@tempbox/types'
 import type { FastifyBaseLogger } from 'fastify'
 import type { Config } from '../../config.js'
 import type { ApiMetrics, WebhookOutcome } from '../../metrics/api-metrics.js'
-import type { MessageSummaryRow } from '../../repositories/message-repository.js'
+import type { ListRow } from '../../repositories/message-repository.js'
 import { listDueDeliveries, nextDueAt, recordAttempts, type AttemptResult, type DueDelivery } from '../../repositories/webhook-repository.js'
 import type { MailWatcher } from '../messages/mail-watcher.js'
 import { attachmentUrl } from '../messages/message-view.js'
-import { postWebhook, signature, type SendResult } from './webhook-sender.js'
+import { postWebhook, signature, TargetAgents, type SendResult } from './webhook-sender.js'
 import { parseWebhookUrl, resolveTarget, TargetRefused, type LookupHost } from './webhook-target.js'
 
 /** Retries back off to at most one an hour. */
@@ -15,25 +15,39 @@ const MAX_RETRY_DELAY_MS = 3_600_000
 /** Even with nothing committed, look at the queue this often (a retry timer lost to a clock jump, say). */
 const SAFETY_SCAN_MS = 30_000
 /**
- * Finished attempts wait this long to be written together: each write transaction takes the database's one write lock
- * (and an fsync) that mail-ingest needs for storing mail, so fewer, larger ones leave it more. Delivery itself is not
- * delayed; only the log and the retry schedule are, by at most this.
+ * Finished attempts wait this long to be written together: each write takes the database's one write lock, which
+ * mail-ingest needs for storing mail, so fewer, larger ones leave it more. Delivery itself is not delayed; only the log
+ * and the retry schedule are, by about this.
  */
-const RECORD_BATCH_MS = 100
+const RECORD_BATCH_MS = 250
+/**
+ * Attempts made but not yet recorded, at most: past this the loop starts no new attempt until a batch is written (a
+ * store that stays locked must not let them pile up in memory).
+ */
+const MAX_UNRECORDED = 2_000
 
 /**
  * Makes the queued webhook deliveries: one loop for the whole service (the process that also sweeps). It wakes when
  * another connection commits (the change feed's signal that mail may have arrived, and with it deliveries) and when
  * the next retry falls due; it keeps up to `concurrency` attempts in flight and records finished attempts in batches,
- * one transaction each. A delivery stays `pending` in the database until its success is recorded, so a crash at any
+ * one statement each. A delivery stays `pending` in the database until its success is recorded, so a crash at any
  * point means it is made again after the restart, with the same delivery id: at least once.
+ *
+ * Ingest comes first: `db` is a connection of the deliverer's own that does not wait long for the write lock (a batch
+ * that finds the store busy is written with the next one) and does not fsync its commits (see the webhooks plugin).
  */
 export class WebhookDeliverer {
+  /** Attempts under way. */
   private readonly inFlight = new Map<number, Promise<void>>()
+  /** Deliveries attempted (or under way) whose outcome is not written yet: the queue is read past them. */
+  private readonly unrecorded = new Set<number>()
+  private readonly agents = new TargetAgents()
   private results: AttemptResult[] = []
   private flushing: Promise<void> | null = null
   private scanning: Promise<void> | null = null
   private rescan = false
+  /** The last scan left due deliveries unread for want of a free slot. */
+  private starved = false
   private retryTimer: NodeJS.Timeout | null = null
   private safetyTimer: NodeJS.Timeout | null = null
   private stopped = false
@@ -42,7 +56,7 @@ export class WebhookDeliverer {
     private readonly db: Db,
     private readonly config: Pick<Config, 'publicUrl' | 'webhooks'>,
     private readonly watcher: MailWatcher,
-    private readonly view: (row: MessageSummaryRow) => MessageSummary,
+    private readonly view: (row: ListRow) => MessageSummary,
     private readonly metrics: ApiMetrics,
     private readonly log: FastifyBaseLogger,
     private readonly lookupHost: LookupHost,
@@ -63,6 +77,7 @@ export class WebhookDeliverer {
     await this.scanning
     await Promise.all(this.inFlight.values())
     await this.flush()
+    this.agents.destroy()
   }
 
   private wake(): void {
@@ -81,12 +96,27 @@ export class WebhookDeliverer {
   private async scan(): Promise<void> {
     do {
       this.rescan = false
-      const free = this.config.webhooks.concurrency - this.inFlight.size
-      if (free <= 0) return
-      const due = await listDueDeliveries(this.db, Date.now(), free, [...this.inFlight.keys()])
+      const free = Math.min(this.config.webhooks.concurrency - this.inFlight.size, MAX_UNRECORDED - this.unrecorded.size)
+      if (free <= 0) {
+        this.starved = true
+        return
+      }
+      const due = await listDueDeliveries(this.db, Date.now(), free, [...this.unrecorded])
       for (const delivery of due) {
         if (this.stopped) return
-        this.inFlight.set(delivery.id, this.attempt(delivery))
+        this.unrecorded.add(delivery.id)
+        this.inFlight.set(
+          delivery.id,
+          this.attempt(delivery).finally(() => {
+            this.inFlight.delete(delivery.id)
+            // The loop stopped for want of a free slot: once half are free, due deliveries need not wait for a commit (not
+            // at every single one: each wake reads the queue).
+            if (this.starved && this.inFlight.size <= this.config.webhooks.concurrency / 2) {
+              this.starved = false
+              this.wake()
+            }
+          }),
+        )
       }
       if (due.length === free) this.rescan = true
     } while (this.rescan && !this.stopped)
@@ -116,6 +146,7 @@ export class WebhookDeliverer {
       result = await postWebhook(
         url,
         target,
+        this.agents.get(url, target),
         body,
         {
           'User-Agent': 'Tempbox-Webhook/1',
@@ -154,7 +185,12 @@ export class WebhookDeliverer {
     return Math.round(delay * (1 + Math.random() * 0.2))
   }
 
-  /** Writes the finished attempts, those that finished meanwhile in the next batch; a row leaves `inFlight` only once written. */
+  /**
+   * Writes the finished attempts, those that finished meanwhile in the next batch; a delivery is read from the queue
+   * again only once its attempt is written. A batch that cannot be written (the store busy with mail past the short
+   * wait, say) goes with the next one; when stopping, what still cannot be written stays pending in the database and is
+   * made again after the restart, as after a crash.
+   */
   private async flush(): Promise<void> {
     while (this.results.length > 0) {
       await new Promise<void>((resolve) => setTimeout(resolve, this.stopped ? 0 : RECORD_BATCH_MS))
@@ -163,10 +199,14 @@ export class WebhookDeliverer {
       try {
         await recordAttempts(this.db, batch)
       } catch (err) {
-        // Left pending in the database: it is tried again, as after a crash.
+        if (!this.stopped) {
+          this.results = batch.concat(this.results)
+          this.log.warn({ err }, '[webhooks] recording attempts failed; trying again with the next batch')
+          continue
+        }
         this.log.error({ err }, '[webhooks] recording attempts failed')
       }
-      for (const r of batch) this.inFlight.delete(r.id)
+      for (const r of batch) this.unrecorded.delete(r.id)
     }
     this.flushing = null
     this.wake()
