@@ -129,6 +129,9 @@ export class WebhookDeliverer {
     this.retryTimer = null
     const at = await nextDueAt(this.db)
     if (at === null || this.stopped) return
+    // Due already yet not read: it is one whose attempt is not recorded yet, and the flush that records it wakes the
+    // loop. A timer of 0 here would read the queue again and again until then.
+    if (at <= Date.now() && this.unrecorded.size > 0) return
     this.retryTimer = setTimeout(() => this.wake(), Math.min(Math.max(at - Date.now(), 0), SAFETY_SCAN_MS))
     this.retryTimer.unref()
   }
