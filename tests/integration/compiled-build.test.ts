@@ -1,0 +1,62 @@
+import { execFile } from 'node:child_process'
+import { join } from 'node:path'
+import { promisify } from 'node:util'
+import nodemailer, { type Transporter } from 'nodemailer'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { readProcess, REPO_ROOT, startStack, waitFor, type Stack } from '../support/stack.js'
+
+/** Fails a process that resolves any TypeScript module (see the file). */
+const REFUSE_TYPESCRIPT = join(REPO_ROOT, 'tests/support/refuse-typescript.mjs')
+
+let stack: Stack
+let smtp: Transporter
+
+beforeAll(async () => {
+  // `pnpm build` for the two apps and the packages they use; turbo replays it from its cache when nothing changed.
+  await promisify(execFile)(
+    join(REPO_ROOT, 'node_modules/.bin/turbo'),
+    ['run', 'build', '--filter=@tempbox/api', '--filter=@tempbox/mail-ingest', '--env-mode=loose', '--output-logs=errors-only'],
+    { cwd: REPO_ROOT },
+  )
+  // Two API processes: the cluster's workers must start on the compiled code too.
+  stack = await startStack({ compiled: true, nodeArgs: ['--import', REFUSE_TYPESCRIPT], env: { API_PROCESSES: '2' } })
+  smtp = nodemailer.createTransport({ host: '127.0.0.1', port: stack.smtpPort, secure: false, ignoreTLS: true })
+})
+afterAll(async () => {
+  smtp?.close()
+  await stack?.stop()
+})
+
+describe('the compiled api and mail-ingest (pnpm build, then node dist/…)', () => {
+  it('run node on the emitted JavaScript, without a TypeScript loader', () => {
+    for (const [proc, entry] of [[stack.api, 'apps/api/dist/server.js'], [stack.ingest, 'apps/mail-ingest/dist/main.js']] as const) {
+      const { cmdline } = readProcess(proc.child.pid!)!
+      expect(cmdline).toContain(join(REPO_ROOT, entry))
+      expect(cmdline).not.toContain('tsx')
+    }
+  })
+
+  it('report ready, take a mail over real SMTP and serve it through the API', async () => {
+    // The readiness answer Docker's HEALTHCHECK asks: the database, mail-ingest's heartbeat and the change feed.
+    await waitFor(async () => (await fetch(`${stack.apiUrl}/api/health`)).status === 200, 30_000, 'readiness')
+
+    const generated = await fetch(`${stack.apiUrl}/api/email/generate`, { method: 'POST' })
+    expect(generated.status).toBe(200)
+    const { email: address } = (await generated.json()) as { email: string }
+    const waiting = fetch(`${stack.apiUrl}/api/email/${address}/wait?timeout=30&since=0`)
+    const info = await smtp.sendMail({ from: 'Acme <no-reply@acme.test>', to: address, subject: 'Your code', text: 'Your code is 482913.' })
+    expect(info.response).toMatch(/^250/)
+
+    const waited = (await (await waiting).json()) as { timedOut: boolean; message: { id: string; subject: string; verification: { codes: string[] } } }
+    expect(waited.timedOut).toBe(false)
+    expect(waited.message).toMatchObject({ subject: 'Your code', verification: { codes: ['482913'] } })
+    const read = await fetch(`${stack.apiUrl}/api/email/${address}/messages/${waited.message.id}`)
+    expect(read.status).toBe(200)
+    expect(await read.json()).toMatchObject({ subject: 'Your code', fromAddress: 'no-reply@acme.test', content: expect.stringContaining('Your code is 482913.') })
+
+    // Nothing was refused on the way: a TypeScript module anywhere (a worker thread included) would have ended a process.
+    expect(stack.api.child.exitCode, stack.api.output()).toBeNull()
+    expect(stack.ingest.child.exitCode, stack.ingest.output()).toBeNull()
+    expect(stack.api.output() + stack.ingest.output()).not.toContain('refused to load TypeScript')
+  })
+})
