@@ -1,5 +1,5 @@
 import cluster, { type Worker } from 'node:cluster'
-import { createDb, migrateToLatest } from '@tempbox/db'
+import { migrateToLatest, openStorage } from '@tempbox/db'
 import type { Config } from '../config.js'
 import { setupKeyNotice } from '../services/accounts/setup-service.js'
 import { serveIpc, workerPort, type IpcPort } from './ipc.js'
@@ -22,12 +22,12 @@ const STOP_GRACE_MS = 10_000
  */
 export async function runPrimary(config: Config): Promise<void> {
   // Once, here: workers starting together on a new file would race to migrate it.
-  const { db } = createDb({ path: config.databasePath })
-  await migrateToLatest(db)
+  const storage = openStorage({ path: config.databasePath })
+  await migrateToLatest(storage.db)
   const log = primaryLog(config.logLevel)
-  const notice = await setupKeyNotice(db, config)
+  const notice = await setupKeyNotice(storage.db, config)
   if (notice) log.warn(notice)
-  await db.destroy()
+  await storage.close()
 
   const metrics = await serveClusterMetrics(config, (err) => log.error('[metrics] collecting from the workers failed', err))
   log.info(`[metrics] listening on ${config.metrics.host}:${metrics.port}`)

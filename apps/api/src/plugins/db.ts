@@ -1,22 +1,24 @@
 import fp from 'fastify-plugin'
-import { createDb, migrateToLatest, type Db } from '@tempbox/db'
-import { registerTextFunctions } from '../repositories/message-filter.js'
+import { migrateToLatest, openStorage, type Db, type Storage } from '@tempbox/db'
 
 declare module 'fastify' {
   interface FastifyInstance {
+    /** The query builder the repositories use. */
     db: Db
+    /** The storage under it: readiness probe and commit signal (see Storage). */
+    storage: Storage
   }
 }
 
-/** Opens the shared SQLite file, migrates it, and closes it with the app. */
+/** Opens the shared storage, migrates it, and closes it with the app. */
 export default fp(
   async (app, opts: { path: string }) => {
-    const { db, sqlite } = createDb({ path: opts.path })
-    registerTextFunctions(sqlite)
-    await migrateToLatest(db)
-    app.decorate('db', db)
+    const storage = openStorage({ path: opts.path })
+    await migrateToLatest(storage.db)
+    app.decorate('storage', storage)
+    app.decorate('db', storage.db)
     app.addHook('onClose', async () => {
-      await db.destroy()
+      await storage.close()
     })
   },
   { name: 'db' },

@@ -1,4 +1,4 @@
-import type { createDb } from '@tempbox/db'
+import { UNICODE_LOWER } from '@tempbox/db'
 import { sql, type Expression, type SqlBool } from 'kysely'
 
 /** One condition on a message; all of a filter's conditions apply (AND). Text matches are case-insensitive substrings. */
@@ -19,12 +19,7 @@ export function containsPattern(value: string): string {
  * lower-cased by JavaScript's Unicode rules instead. That is a function call per row, so only for such words; ASCII
  * words keep LIKE. Either way the scan is one inbox's, which its quota bounds.
  */
-const UNICODE_LOWER = 'tempbox_lower'
 const NON_ASCII = /[^\x00-\x7f]/
-
-export function registerTextFunctions(sqlite: ReturnType<typeof createDb>['sqlite']): void {
-  sqlite.function(UNICODE_LOWER, { deterministic: true }, (value: unknown) => (typeof value === 'string' ? value.toLowerCase() : value))
-}
 
 const like = (column: Expression<unknown>, value: string) =>
   NON_ASCII.test(value)

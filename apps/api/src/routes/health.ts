@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { INGEST_SERVICE, lastHeartbeat } from '@tempbox/db'
 import { LivenessResponse, ReadinessResponse, type HealthCheck } from '@tempbox/types'
-import { sql } from 'kysely'
 
 /** The change feed checks every 25 ms; five seconds without a completed check mean it is stuck or failing (not just a busy moment). */
 const CHANGE_FEED_STALE_MS = 5_000
@@ -47,7 +46,7 @@ const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   async function checkDatabase(): Promise<HealthCheck> {
     try {
-      await sql`select 1`.execute(app.db)
+      await app.storage.ping()
       return { ok: true, detail: 'Answers queries.' }
     } catch (err) {
       return { ok: false, detail: `Query failed: ${err instanceof Error ? err.message : String(err)}` }

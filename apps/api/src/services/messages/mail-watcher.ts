@@ -1,25 +1,22 @@
-import { createDb, type Db } from '@tempbox/db'
+import type { CommitSignal, Db } from '@tempbox/db'
 import { findMessagesByIds, listNewMessageIds, maxMessageId, type MessageSummaryRow } from '../../repositories/message-repository.js'
 
 export type InboxEvent = { type: 'message'; row: MessageSummaryRow } | { type: 'deleted'; id: number } | { type: 'expired' }
 export type InboxListener = (event: InboxEvent) => void
 
-type Probe = ReturnType<typeof createDb>['sqlite']
-
 const BATCH = 500
 
 /**
- * Notices messages that mail-ingest (another process) commits to the shared SQLite file, and fans them out by inbox:
- * one watcher for every open stream and long poll. It asks SQLite's `PRAGMA data_version` on a connection of its own
- * every ~25 ms — a few microseconds that change only when another connection committed — and only then reads the
- * messages with an id above the last one seen. Ids are assigned inside the single-writer transaction, so they commit
- * in order and "id > last seen" misses nothing.
+ * Notices messages that mail-ingest (another process) commits to the shared database, and fans them out by inbox:
+ * one watcher for every open stream and long poll. It asks the storage's commit signal (on SQLite, `PRAGMA
+ * data_version` on a connection of its own: a few microseconds) every ~25 ms, and only when it says another
+ * connection committed reads the messages with an id above the last one seen. Ids are assigned inside the
+ * single-writer transaction, so they commit in order and "id > last seen" misses nothing.
  */
 export class MailWatcher {
-  private probe: Probe | null = null
-  /** Prepared once: `pragma()` would prepare the statement again on every read. */
-  private versionStatement: { get: () => unknown } | null = null
-  private version = -1
+  private signal: CommitSignal | null = null
+  /** A read failed: the next check reads again instead of waiting for another commit. */
+  private readFailed = false
   private lastId = 0
   private running: Promise<void> | null = null
   private checkedThisTurn = false
@@ -35,14 +32,12 @@ export class MailWatcher {
 
   constructor(
     private readonly db: Db,
-    private readonly dbPath: string,
+    private readonly watchNewMail: () => Promise<CommitSignal>,
     private readonly intervalMs = 25,
   ) {}
 
   async start(): Promise<void> {
-    this.probe = createDb({ path: this.dbPath }).sqlite
-    this.versionStatement = this.probe.prepare('PRAGMA data_version').pluck()
-    this.version = this.readVersion()
+    this.signal = await this.watchNewMail()
     this.lastId = await maxMessageId(this.db)
     this.lastCheckedAt = Date.now()
     this.timer = setInterval(() => {
@@ -59,13 +54,8 @@ export class MailWatcher {
   stop(): void {
     if (this.timer) clearInterval(this.timer)
     this.timer = null
-    this.versionStatement = null
-    this.probe?.close()
-    this.probe = null
-  }
-
-  private readVersion(): number {
-    return this.versionStatement!.get() as number
+    this.signal?.close()
+    this.signal = null
   }
 
   /**
@@ -75,12 +65,12 @@ export class MailWatcher {
    * `data_version` read takes when thousands of polls arrive per second.
    */
   private changed(): boolean {
-    if (!this.probe || this.checkedThisTurn) return false
+    if (!this.signal || this.checkedThisTurn) return false
     this.checkedThisTurn = true
     setImmediate(this.resetTurn)
-    const v = this.readVersion()
-    if (v === this.version) return false
-    this.version = v
+    const committed = this.signal.changed()
+    if (!committed && !this.readFailed) return false
+    this.readFailed = false
     return true
   }
 
@@ -96,8 +86,7 @@ export class MailWatcher {
       .catch(() => undefined)
       .then(() => this.readNew())
       .catch((err: unknown) => {
-        // Forget the version so the next tick reads again instead of waiting for another commit.
-        this.version = -1
+        this.readFailed = true
         throw err
       })
       .finally(() => {
