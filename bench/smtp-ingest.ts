@@ -10,12 +10,14 @@
  *   BENCH_REPEATS=3 …          runs per target per scenario (median and range are reported)
  *   BENCH_SCALE=0.2 …          fewer messages per scenario (quick look)
  *   BENCH_SKIP_MAILDEV=1 …     only Tempbox
- *   BENCH_ONLY=100 …           only scenarios whose name contains this text
+ *   BENCH_ONLY=100 …           only scenarios whose name contains this text ('2 KB × 16|100 KB × 16': either)
  *   BENCH_NO_WRITE=1 …         print the section without writing BENCHMARKS.md
  *   BENCH_INGEST_ROOT=/path/to/other/checkout …  run that copy's mail-ingest (e.g. another commit)
  *   BENCH_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' …  extra node flags for the Tempbox process (profiling)
  *   BENCH_DUMP=/tmp/ingest.log …  write the Tempbox process's output there when it stops (with --trace-gc, say)
  *   BENCH_MAIL_AUTH_AB=1 …  a second Tempbox with MAIL_AUTH=off, interleaved with the first (the sender check's cost, same run)
+ *   BENCH_BASELINE_ROOT=/path/to/other/checkout …  a second Tempbox running that copy's mail-ingest, interleaved with
+ *                      this one (a change's before and after in the same run); writes its own section
  */
 import { execFileSync, execSync } from 'node:child_process'
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
@@ -68,7 +70,7 @@ const ALL_SCENARIOS: Scenario[] = [
   { name: '20 KB text + HTML × 16 conns', kind: 'html', bytes: 20 * 1024, connections: 16, messages: 6000 },
 ]
 const SCENARIOS = ALL_SCENARIOS
-  .filter((s) => !process.env.BENCH_ONLY || s.name.includes(process.env.BENCH_ONLY))
+  .filter((s) => !process.env.BENCH_ONLY || process.env.BENCH_ONLY.split('|').some((part) => s.name.includes(part)))
   .map((s) => ({ ...s, messages: Math.max(s.connections, Math.round(s.messages * SCALE)) }))
 
 /** A corpus message as it goes on the wire (dot-stuffed, without the CRLF that the end-of-data line supplies) and as it must be stored. */
@@ -237,8 +239,8 @@ async function runScenario(target: Target, scenario: Scenario, tag: string, repe
   }
 }
 
-async function startTempbox(name = 'Tempbox', env: Record<string, string> = {}): Promise<Target> {
-  const ingest = await startIngest(REPO_ROOT, DOMAIN, Array.from({ length: INBOX_COUNT }, (_, i) => `bench${i}`), env)
+async function startTempbox(name = 'Tempbox', env: Record<string, string> = {}, ingestRoot?: string): Promise<Target> {
+  const ingest = await startIngest(REPO_ROOT, DOMAIN, Array.from({ length: INBOX_COUNT }, (_, i) => `bench${i}`), env, ingestRoot)
   const { db } = ingest
   return {
     name,
@@ -362,7 +364,7 @@ function noiseNote(loads: number[]): string {
 
 /** The command as run, with the settings that change what it measures. */
 function commandLine(): string {
-  const settings = ['BENCH_SCALE', 'BENCH_REPEATS', 'BENCH_ONLY', 'BENCH_SKIP_MAILDEV', 'BENCH_INGEST_ROOT', 'BENCH_MAIL_AUTH_AB']
+  const settings = ['BENCH_SCALE', 'BENCH_REPEATS', 'BENCH_ONLY', 'BENCH_SKIP_MAILDEV', 'BENCH_INGEST_ROOT', 'BENCH_MAIL_AUTH_AB', 'BENCH_BASELINE_ROOT']
     .filter((name) => process.env[name])
     .map((name) => `${name}=${/^[\w./-]+$/.test(process.env[name]!) ? process.env[name] : `'${process.env[name]}'`}`)
   return [...settings, 'pnpm bench smtp'].join(' ')
@@ -437,6 +439,9 @@ function logResult(r: Result): void {
 }
 
 const started = new Date()
+/** A before/after of one change compares Tempbox with itself too: its own section. */
+const BASELINE_HEADING = '## SMTP ingest: this checkout and a baseline checkout, same run'
+const BASELINE_NAME = 'Tempbox (baseline)'
 const SENDER_CHECK_HEADING = '## Sender check (SPF, DKIM, DMARC) at ingest: with and without, same run (issue 16)'
 const targets: Target[] = []
 const results: Result[] = []
@@ -446,6 +451,7 @@ try {
     targets.push(await startTempbox('Tempbox', { MAIL_AUTH_DNS_FIXTURE: writeSenderZone() }))
     targets.push(await startTempbox('Tempbox, MAIL_AUTH=off', { MAIL_AUTH: 'off' }))
   } else targets.push(await startTempbox())
+  if (process.env.BENCH_BASELINE_ROOT) targets.push(await startTempbox(BASELINE_NAME, {}, process.env.BENCH_BASELINE_ROOT))
   if (!process.env.BENCH_SKIP_MAILDEV) targets.push(await startMaildev())
   // Warm-up so the JIT has compiled the hot paths before anything is measured.
   const warmUp: Scenario = { name: 'warm-up', kind: 'plain', bytes: 2048, connections: 4, messages: Math.max(4, Math.round(500 * SCALE)) }
@@ -465,9 +471,9 @@ try {
 const section = renderSection(results, targets.map((t) => t.name), started, new Date())
 console.log(`\n${section}`)
 // The sender-check A/B compares Tempbox with itself: it has its own section, so it never replaces the peer comparison.
-const heading = process.env.BENCH_MAIL_AUTH_AB ? SENDER_CHECK_HEADING : '## SMTP ingest'
+const heading = process.env.BENCH_MAIL_AUTH_AB ? SENDER_CHECK_HEADING : process.env.BENCH_BASELINE_ROOT ? BASELINE_HEADING : '## SMTP ingest'
 if (!process.env.BENCH_NO_WRITE) writeBenchmarkSection(REPO_ROOT, heading, section)
-if (results.some((r) => r.target === 'Tempbox' && (r.lost > 0 || r.mismatched > 0))) {
+if (results.some((r) => r.target.startsWith('Tempbox') && (r.lost > 0 || r.mismatched > 0))) {
   console.error('[bench] some acknowledged messages are missing from the database or differ from what was sent')
   process.exit(1)
 }

@@ -18,14 +18,15 @@ export interface IngestProcess {
 /**
  * Starts the real mail-ingest over a fresh SQLite file holding the inboxes `localParts`@`domain`, alone: without the
  * api, whose work would share the cores with what is measured. `BENCH_INGEST_ROOT` runs the mail-ingest of another
- * copy of the repository instead (another commit, for a before/after in one session).
+ * copy of the repository instead (another commit, for a before/after in one session); `ingestRoot` names one for this
+ * process alone.
  */
-export async function startIngest(repoRoot: string, domain: string, localParts: string[], env: Record<string, string> = {}): Promise<IngestProcess> {
+export async function startIngest(repoRoot: string, domain: string, localParts: string[], env: Record<string, string> = {}, ingestRoot?: string): Promise<IngestProcess> {
   const dataDir = mkdtempSync(join(tmpdir(), 'tempbox-bench-'))
   const dbPath = join(dataDir, 'tempbox.sqlite')
   const port = await freePort()
   // Plain node with the tsx loader (not the tsx CLI) so the pid we sample is the server itself.
-  const proc = await spawnUntil(process.execPath, [...(process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []), '--import', 'tsx', join(process.env.BENCH_INGEST_ROOT ?? repoRoot, 'apps/mail-ingest/src/main.ts')], {
+  const proc = await spawnUntil(process.execPath, [...(process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []), '--import', 'tsx', join(ingestRoot ?? process.env.BENCH_INGEST_ROOT ?? repoRoot, 'apps/mail-ingest/src/main.ts')], {
     cwd: join(repoRoot, 'bench'),
     env: {
       SMTP_HOST: '127.0.0.1', SMTP_PORT: String(port), INGEST_METRICS_PORT: '0', DATABASE_PATH: dbPath, MAIL_DOMAINS: domain,

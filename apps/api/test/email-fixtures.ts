@@ -1,7 +1,6 @@
-import { createDb, toStoredSource } from '@tempbox/db'
+import { openStorage, toStoredSource, type WriteMessages } from '@tempbox/db'
 import { deriveView } from '../../mail-ingest/src/derive-view.js'
 import type { ParsedMessage } from '../../mail-ingest/src/parse-message.js'
-import { createMessageWriter, type WriteMessages } from '../../mail-ingest/src/store-message.js'
 import type { App } from '../src/app.js'
 import { nextTurn } from './helper.js'
 
@@ -30,8 +29,7 @@ const ingestWriters = new Map<string, WriteMessages>()
 function ingestWriter(path: string): WriteMessages {
   let write = ingestWriters.get(path)
   if (!write) {
-    const { db, sqlite } = createDb({ path })
-    write = createMessageWriter(db, sqlite)
+    write = openStorage({ path }).messageWriter()
     ingestWriters.set(path, write)
   }
   return write
@@ -72,7 +70,7 @@ export async function deliverToAll(app: App, addresses: string[], mail: TestMail
       content: a.content,
     })),
   }
-  ingestWriter(app.config.databasePath)([
+  await ingestWriter(app.config.databasePath)([
     { inboxIds, parsed, source: toStoredSource(raw, text), receivedAt: mail.receivedAt ?? Date.now(), derived: deriveView(parsed) },
   ])
   const ids = []

@@ -5,12 +5,12 @@
  * Here it overlaps with the next batches instead (a PASSIVE checkpoint never blocks the writer).
  */
 import { workerData, type MessagePort } from 'node:worker_threads'
-import { createDb } from '@tempbox/db'
+import { openStorage } from '@tempbox/db'
 import { signalReady } from './worker-rpc.js'
 import type { CommitNotice } from './pipeline-messages.js'
 
 const { databasePath, storePort, checkpointBytes } = workerData as { databasePath: string; storePort: MessagePort; checkpointBytes: number }
-const { sqlite } = createDb({ path: databasePath })
+const storage = openStorage({ path: databasePath })
 
 let pendingBytes = 0
 let idleTimer: NodeJS.Timeout | null = null
@@ -19,7 +19,7 @@ function checkpoint(): void {
   pendingBytes = 0
   if (idleTimer) clearTimeout(idleTimer)
   idleTimer = null
-  sqlite.pragma('wal_checkpoint(PASSIVE)')
+  void storage.checkpoint()
 }
 
 storePort.on('message', ({ bytes }: CommitNotice) => {

@@ -1,5 +1,5 @@
 import { MessageChannel } from 'node:worker_threads'
-import { toStoredSource, type Db } from '@tempbox/db'
+import { StoreRefusal, toStoredSource, type RefusalKind, type Storage, type WriterLimits } from '@tempbox/db'
 import type { Config } from './config.js'
 import { deriveView } from './derive-view.js'
 import type { SmtpEnvelope } from './mail-auth/check.js'
@@ -7,7 +7,7 @@ import { sendAuthJobs } from './mail-auth/job.js'
 import { startAuthChecker } from './mail-auth/start.js'
 import { parseMessage } from './parse-message.js'
 import type { ParseRequest, PipelineReply } from './pipeline-messages.js'
-import { createMessageStore, createMessageWriter, StoreRefusal, type RefusalKind, type SqliteHandle, type WriterLimits } from './store-message.js'
+import { createMessageStore } from './store-message.js'
 import { movableMemory, startWorker } from './worker-rpc.js'
 
 /** About SQLite's default autocheckpoint size (1,000 pages of 4 KB): keeps the WAL, and so reads, short. */
@@ -33,8 +33,8 @@ export interface IngestPipeline {
  * the acknowledgement back. The three overlap on a multi-core machine and the SMTP thread copies each
  * message once.
  */
-export function createIngestPipeline(db: Db, sqlite: SqliteHandle, config: Config): IngestPipeline {
-  if (config.parseWorkers === 0) return createInProcessPipeline(db, sqlite, config)
+export function createIngestPipeline(storage: Storage, config: Config): IngestPipeline {
+  if (config.parseWorkers === 0) return createInProcessPipeline(storage, config)
   const pending = new Map<number, { resolve: () => void; reject: (error: Error) => void; parser: number }>()
   const limits = writerLimits(config)
   const load: number[] = Array.from({ length: config.parseWorkers }, () => 0)
@@ -59,7 +59,7 @@ export function createIngestPipeline(db: Db, sqlite: SqliteHandle, config: Confi
   }
   const channels = load.map(() => new MessageChannel())
   const checkpointChannel = new MessageChannel()
-  const auth = startAuthChecker(config, sqlite, 1, authCrashed)
+  const auth = startAuthChecker(config, storage, 1, authCrashed)
   const authPort = auth?.ports[0] ?? null
   const writer = startWorker(new URL('./store-worker.ts', import.meta.url), {
     workerData: {
@@ -89,9 +89,9 @@ export function createIngestPipeline(db: Db, sqlite: SqliteHandle, config: Confi
     }),
   )
   return {
-    // Not the sender-check worker: mail it would check meanwhile waits in its port, and loading mailauth (a large module
-    // graph) on a busy machine must not hold up listening.
-    ready: Promise.all([...parsers.map((p) => p.ready), writer.ready, checkpointer.ready]).then(() => {}),
+    // Not the sender-check worker (only the settling of what the last run left unchecked): mail it would check meanwhile
+    // waits in its port, and loading mailauth (a large module graph) on a busy machine must not hold up listening.
+    ready: Promise.all([...parsers.map((p) => p.ready), writer.ready, checkpointer.ready, auth?.ready]).then(() => {}),
     pending: () => pending.size,
     accept: (raw, inboxIds, receivedAt, envelope) =>
       new Promise<void>((resolve, reject) => {
@@ -113,16 +113,16 @@ export function createIngestPipeline(db: Db, sqlite: SqliteHandle, config: Confi
   }
 }
 
-function createInProcessPipeline(db: Db, sqlite: SqliteHandle, config: Config): IngestPipeline {
-  const auth = startAuthChecker(config, sqlite, 1, authCrashed)
+function createInProcessPipeline(storage: Storage, config: Config): IngestPipeline {
+  const auth = startAuthChecker(config, storage, 1, authCrashed)
   const authPort = auth?.ports[0]
-  const store = createMessageStore(createMessageWriter(db, sqlite, writerLimits(config)), {
+  const store = createMessageStore(storage.messageWriter(writerLimits(config)), {
     maxBatchMessages: config.maxBatchMessages,
     onCommitted: authPort ? (messages, contentIds) => sendAuthJobs(authPort, messages, contentIds) : undefined,
   })
   let pending = 0
   return {
-    ready: Promise.resolve(),
+    ready: auth?.ready ?? Promise.resolve(),
     pending: () => pending,
     accept: async (raw, inboxIds, receivedAt, envelope) => {
       pending++

@@ -1,13 +1,13 @@
-import { createDb, migrateToLatest } from '@tempbox/db'
+import { migrateToLatest, openStorage } from '@tempbox/db'
 import { serveMetrics } from '@tempbox/metrics'
 import { loadConfig } from './config.js'
 import { startHeartbeat } from './heartbeat.js'
 import { createSmtpServer } from './smtp-server.js'
 
 const config = loadConfig()
-const { db, sqlite } = createDb({ path: config.databasePath })
-await migrateToLatest(db)
-const ingest = createSmtpServer({ db, sqlite, config })
+const storage = openStorage({ path: config.databasePath })
+await migrateToLatest(storage.db)
+const ingest = createSmtpServer({ storage, config })
 const port = await ingest.listen()
 console.log(`[smtp] listening on ${config.host}:${port} for ${config.mailDomains.join(', ')}`)
 console.log(ingest.tlsStatus)
@@ -17,7 +17,7 @@ const metrics = await serveMetrics({
   onError: (error) => console.error('[metrics] collecting failed:', error),
 })
 console.log(`[metrics] listening on ${config.metrics.host}:${metrics.port}`)
-const heartbeat = startHeartbeat(db, config.heartbeatMs)
+const heartbeat = startHeartbeat(storage.db, config.heartbeatMs)
 
 let isStopping = false
 const stop = async (signal: string) => {
@@ -27,7 +27,7 @@ const stop = async (signal: string) => {
   heartbeat.stop()
   await ingest.close()
   await metrics.close()
-  await db.destroy()
+  await storage.close()
   process.exit(0)
 }
 process.on('SIGTERM', () => void stop('SIGTERM'))

@@ -6,7 +6,7 @@ import { smtpError } from './smtp-error.js'
 import type { IngestPipeline } from './ingest-pipeline.js'
 import type { IngestMetrics } from './metrics.js'
 import type { SmtpEnvelope } from './mail-auth/check.js'
-import { refusalKindOf, type RefusalKind } from './store-message.js'
+import { refusalKindOf, type RefusalKind } from '@tempbox/db'
 
 const BUSY = () => smtpError(451, '4.3.1 Too much mail in progress, please try again later')
 

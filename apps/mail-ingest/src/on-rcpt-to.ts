@@ -1,4 +1,4 @@
-import type { Db } from '@tempbox/db'
+import type { Storage } from '@tempbox/db'
 import type { SMTPServerAddress, SMTPServerEnvelope, SMTPServerSession } from 'smtp-server'
 import type { Config } from './config.js'
 import type { RefusalReason } from './metrics.js'
@@ -30,30 +30,25 @@ export interface InboxLookup {
 }
 
 /**
- * Caches found inboxes briefly: a burst of mail to one address asks SQLite once. Misses are never cached,
+ * Caches found inboxes briefly: a burst of mail to one address asks the database once. Misses are never cached,
  * so an address generated a moment ago receives mail at once; expiry is re-checked on every hit. An address that burns
  * when read is never cached either: it may be gone the next moment, and its next mail must then get 550 at RCPT, not
  * a 250 from the cache followed by a 451 (retry later) from the store.
  */
-export function createInboxLookup(db: Db, cacheMs: number, clock: () => number = Date.now): InboxLookup {
+export function createInboxLookup(storage: Pick<Storage, 'findActiveInbox'>, cacheMs: number, clock: () => number = Date.now): InboxLookup {
   const cache = new Map<string, FoundInbox & { expiresAt: number; checkedAt: number }>()
   return {
     findActiveInbox: async (address) => {
       const now = clock()
       const hit = cache.get(address)
       if (hit && now - hit.checkedAt < cacheMs && hit.expiresAt > now) return hit
-      const row = await db
-        .selectFrom('inbox')
-        .select(['id', 'expires_at', 'message_count', 'bytes_used', 'burn'])
-        .where('address', '=', address)
-        .where('expires_at', '>', now)
-        .executeTakeFirst()
+      const row = await storage.findActiveInbox(address, now)
       if (!row) {
         cache.delete(address)
         return null
       }
-      const found = { id: row.id, messageCount: row.message_count, bytesUsed: row.bytes_used, expiresAt: row.expires_at, checkedAt: now }
-      if (row.burn === 'read') {
+      const found = { id: row.id, messageCount: row.messageCount, bytesUsed: row.bytesUsed, expiresAt: row.expiresAt, checkedAt: now }
+      if (row.burnsOnRead) {
         cache.delete(address)
         return found
       }
@@ -97,14 +92,13 @@ export function createOnRcptTo(
       callback(smtpError(452, '4.5.3 Too many recipients'))
       return
     }
-    const full = storage.refusal()
-    if (full) {
-      refused('storage_full')
-      callback(full)
-      return
-    }
-    lookup.findActiveInbox(recipient).then(
-      (inbox) => {
+    Promise.all([storage.refusal(), lookup.findActiveInbox(recipient)]).then(
+      ([full, inbox]) => {
+        if (full) {
+          refused('storage_full')
+          callback(full)
+          return
+        }
         if (inbox === null) {
           refused('unknown_recipient')
           callback(clients.unknownRecipient(session, smtpError(550, '5.1.1 Mailbox unavailable: no such address, or it has expired')))
@@ -122,7 +116,7 @@ export function createOnRcptTo(
         callback()
       },
       (error: unknown) => {
-        console.error('[smtp] inbox lookup failed:', error)
+        console.error('[smtp] inbox or storage lookup failed:', error)
         refused('lookup_failed')
         callback(smtpError(451, '4.3.0 Temporary failure, please try again later'))
       },

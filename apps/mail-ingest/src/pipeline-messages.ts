@@ -1,5 +1,6 @@
 import type { SmtpEnvelope } from './mail-auth/check.js'
-import type { IncomingMessage, RefusalKind } from './store-message.js'
+import type { RefusalKind } from '@tempbox/db'
+import type { IncomingMessage } from './store-message.js'
 
 /** SMTP thread → parse worker: the bytes received and where they go. */
 export interface ParseRequest {

@@ -1,12 +1,11 @@
 import type { AddressInfo } from 'node:net'
-import type { Db } from '@tempbox/db'
+import type { Storage } from '@tempbox/db'
 import { SMTPServer } from 'smtp-server'
 import type { Config } from './config.js'
 import { createOnData } from './on-data.js'
 import { createInboxLookup, createOnRcptTo } from './on-rcpt-to.js'
 import { createIngestPipeline } from './ingest-pipeline.js'
 import { createIngestMetrics, type IngestMetrics, type RefusalReason } from './metrics.js'
-import type { SqliteHandle } from './store-message.js'
 import { createClientLimits } from './client-limits.js'
 import { createInflightBudget } from './inflight-budget.js'
 import { createStorageGuard } from './storage-guard.js'
@@ -27,10 +26,10 @@ export interface IngestServer {
  * Wires smtp-server to our RCPT and DATA handlers. `clock` is the time RCPT judges an inbox's expiry by; tests pass
  * their own so an address can expire between two transactions without the test racing the wall clock.
  */
-export function createSmtpServer({ db, sqlite, config, clock = Date.now }: { db: Db; sqlite: SqliteHandle; config: Config; clock?: () => number }): IngestServer {
+export function createSmtpServer({ storage, config, clock = Date.now }: { storage: Storage; config: Config; clock?: () => number }): IngestServer {
   // Read before anything starts: a missing or mismatched certificate stops the start with the reason.
   const keyPair = config.tls ? readKeyPair(config.tls) : null
-  const pipeline = createIngestPipeline(db, sqlite, config)
+  const pipeline = createIngestPipeline(storage, config)
   const metrics = createIngestMetrics(pipeline.pending)
   const clients = createClientLimits(config)
   const server = new SMTPServer({
@@ -55,7 +54,7 @@ export function createSmtpServer({ db, sqlite, config, clock = Date.now }: { db:
         callback(error)
       }),
     onClose: clients.onClose,
-    onRcptTo: createOnRcptTo(config, createInboxLookup(db, config.inboxCacheMs, clock), clients, createStorageGuard(config, sqlite), (reason) => metrics.refused.inc({ reason })),
+    onRcptTo: createOnRcptTo(config, createInboxLookup(storage, config.inboxCacheMs, clock), clients, createStorageGuard(config, storage), (reason) => metrics.refused.inc({ reason })),
     onData: createOnData(config, pipeline, metrics, createInflightBudget(config.maxInflightBytes)),
   })
   server.on('error', (error) => console.error('[smtp] server error:', error.message))

@@ -4,9 +4,9 @@
  * the parse workers' channels; the acknowledgement goes to the SMTP thread once committed.
  */
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads'
-import { createDb } from '@tempbox/db'
+import { openStorage, refusalKindOf, type WriterLimits } from '@tempbox/db'
 import type { CommitNotice, PipelineReply, StoreRequest } from './pipeline-messages.js'
-import { createMessageStore, createMessageWriter, refusalKindOf, walBytesOf, type WriterLimits } from './store-message.js'
+import { createMessageStore, walBytesOf } from './store-message.js'
 import { asBuffer, signalReady } from './worker-rpc.js'
 import { sendAuthJobs } from './mail-auth/job.js'
 
@@ -22,11 +22,9 @@ const { databasePath, maxBatchMessages, limits, parserPorts, checkpointPort, aut
   /** To the sender-check worker; null when the check is off. */
   authPort: MessagePort | null
 }
-const { db, sqlite } = createDb({ path: databasePath })
+const storage = openStorage({ path: databasePath })
 // The checkpoint worker keeps the WAL short; this only steps in should it ever fall far behind.
-// Counted in pages: a file created before 16 KB pages keeps its own size.
-sqlite.pragma(`wal_autocheckpoint = ${SAFETY_CHECKPOINT_BYTES / Number(sqlite.pragma('page_size', { simple: true }))}`)
-const store = createMessageStore(createMessageWriter(db, sqlite, limits), {
+const store = createMessageStore(storage.messageWriter(limits, { autocheckpointBytes: SAFETY_CHECKPOINT_BYTES }), {
   maxBatchMessages,
   onCommitted: (messages, contentIds) => {
     checkpointPort.postMessage({ bytes: messages.reduce((sum, m) => sum + walBytesOf(m), 0) } satisfies CommitNotice)

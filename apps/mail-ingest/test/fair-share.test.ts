@@ -1,46 +1,46 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createDb, migrateToLatest, type Db } from '@tempbox/db'
+import { migrateToLatest, openStorage, type Db, type Storage } from '@tempbox/db'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { loadConfig } from '../src/config.js'
 import type { RefusalReason } from '../src/metrics.js'
 import { createSmtpServer, type IngestServer } from '../src/smtp-server.js'
-import { databaseBytes } from '../src/storage-guard.js'
 import { rawSession } from '../../../tests/support/smtp-session.js'
 
 const DOMAIN = 'tempbox.test'
 let dataDir: string
 let dbPath: string
 let db: Db
-let sqlite: ReturnType<typeof createDb>['sqlite']
-const servers: { ingest: IngestServer; db: Db }[] = []
+let storage: Storage
+const servers: { ingest: IngestServer; storage: Storage }[] = []
 
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'mail-ingest-fair-'))
   dbPath = join(dataDir, 'tempbox.sqlite')
-  ;({ db, sqlite } = createDb({ path: dbPath }))
+  storage = openStorage({ path: dbPath })
+  db = storage.db
   await migrateToLatest(db)
 })
 
 afterEach(async () => {
-  for (const { ingest, db: own } of servers.splice(0)) {
+  for (const { ingest, storage: own } of servers.splice(0)) {
     await ingest.close()
-    await own.destroy()
+    await own.close()
   }
 })
 
 afterAll(async () => {
-  await db.destroy()
+  await storage.close()
   rmSync(dataDir, { recursive: true, force: true })
 })
 
 /** A real server on its own connection to the test's file, with these settings. */
 async function startServer(env: Record<string, string>): Promise<number> {
-  const own = createDb({ path: dbPath })
+  const own = openStorage({ path: dbPath })
   const config = loadConfig({ SMTP_PORT: '0', DATABASE_PATH: dbPath, MAIL_DOMAINS: DOMAIN, SMTP_INBOX_CACHE_MS: '0', ...env })
-  const ingest = createSmtpServer({ db: own.db, sqlite: own.sqlite, config })
-  servers.push({ ingest, db: own.db })
+  const ingest = createSmtpServer({ storage: own, config })
+  servers.push({ ingest, storage: own })
   return ingest.listen()
 }
 
@@ -191,7 +191,7 @@ describe('the whole store', () => {
 
   it('answers 452 4.3.1 at DATA rather than grow the database past MAX_DATABASE_BYTES, then at RCPT; reads go on', async () => {
     const to = await createInbox()
-    const cap = databaseBytes(sqlite) + 64 * 1024
+    const cap = (await storage.databaseBytes()) + 64 * 1024
     const port = await startServer({ MAX_DATABASE_BYTES: String(cap), MAX_MESSAGE_BYTES: String(1024 * 1024) })
     const s = await session(port)
     expect(await s.command(`RCPT TO:<${to}>`)).toMatch(/^250 /)

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createDb, migrateToLatest, type Db } from '@tempbox/db'
+import { createDb, migrateToLatest, openStorage, type Db } from '@tempbox/db'
 import nodemailer from 'nodemailer'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { loadConfig } from '../src/config.js'
@@ -29,7 +29,8 @@ async function withIngest(env: Record<string, string>, run: (send: (raw: string,
   const config = loadConfig({
     SMTP_PORT: '0', SMTP_CLOSE_TIMEOUT_MS: '0', DATABASE_PATH: join(dataDir, 'tempbox.sqlite'), MAIL_DOMAINS: DOMAIN, MAIL_AUTH_DNS_FIXTURE: join(dataDir, 'dns.json'), ...env,
   })
-  const ingest: IngestServer = createSmtpServer({ ...createDb({ path: config.databasePath }), config })
+  const storage = openStorage({ path: config.databasePath })
+  const ingest: IngestServer = createSmtpServer({ storage, config })
   const port = await ingest.listen()
   const transport = nodemailer.createTransport({ host: '127.0.0.1', port, secure: false, ignoreTLS: true, name: 'mail.github.com' })
   try {
@@ -38,6 +39,7 @@ async function withIngest(env: Record<string, string>, run: (send: (raw: string,
     })
   } finally {
     await ingest.close()
+    await storage.close()
   }
 }
 

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { connect } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { CONTENT_COLUMNS, createDb, fullSource, migrateToLatest, selectMessagesWithContent, type Db } from '@tempbox/db'
+import { CONTENT_COLUMNS, fullSource, migrateToLatest, openStorage, selectMessagesWithContent, type Db, type Storage } from '@tempbox/db'
 import nodemailer, { type SendMailOptions } from 'nodemailer'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { loadConfig } from '../src/config.js'
@@ -16,7 +16,7 @@ let ingest: IngestServer
 let port: number
 let dataDir: string
 let dbPath: string
-let sqlite: ReturnType<typeof createDb>['sqlite']
+let storage: Storage
 
 async function createInbox(localPart: string, expiresAt = Date.now() + HOUR): Promise<string> {
   const address = `${localPart}@${DOMAIN}`
@@ -53,18 +53,17 @@ beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'mail-ingest-test-'))
   const path = join(dataDir, 'tempbox.sqlite')
   dbPath = path
-  const opened = createDb({ path })
-  db = opened.db
-  sqlite = opened.sqlite
+  storage = openStorage({ path })
+  db = storage.db
   await migrateToLatest(db)
   const config = loadConfig({ SMTP_PORT: '0', DATABASE_PATH: path, MAIL_DOMAINS: DOMAIN, MAX_MESSAGE_BYTES: String(64 * 1024) })
-  ingest = createSmtpServer({ db, sqlite: opened.sqlite, config })
+  ingest = createSmtpServer({ storage, config })
   port = await ingest.listen()
 })
 
 afterAll(async () => {
   await ingest.close()
-  await db.destroy()
+  await storage.close()
   rmSync(dataDir, { recursive: true, force: true })
 })
 
@@ -206,14 +205,10 @@ describe('mail ingest over SMTP', () => {
 
   it('takes about one copy of disk for a message to 100 of our addresses', async () => {
     const recipients = await Promise.all(Array.from({ length: 100 }, (_, i) => createInbox(`hundred-${i}`)))
-    const usedBytes = () => {
-      const pages = Number(sqlite.pragma('page_count', { simple: true })) - Number(sqlite.pragma('freelist_count', { simple: true }))
-      return pages * Number(sqlite.pragma('page_size', { simple: true }))
-    }
-    const before = usedBytes()
+    const before = await storage.databaseBytes()
     const text = Array.from({ length: 600 }, (_, i) => `line ${i} of a message that a hundred people receive`.padEnd(76, '.')).join('\n')
     await transport().sendMail({ from: 'a@example.test', to: recipients, subject: 'To a hundred', text })
-    const grown = usedBytes() - before
+    const grown = (await storage.databaseBytes()) - before
     const rows = await db.selectFrom('message').select('size').where('subject', '=', 'To a hundred').execute()
     expect(rows).toHaveLength(100)
     // 100 copies would be 100 × size; one copy plus a small listing row per inbox stays under two.
@@ -271,7 +266,7 @@ describe('mail ingest over SMTP', () => {
 describe('limits over SMTP', () => {
   it('answers 452 to recipients beyond SMTP_MAX_RECIPIENTS and delivers to the ones before', async () => {
     const config = loadConfig({ SMTP_PORT: '0', DATABASE_PATH: dbPath, MAIL_DOMAINS: DOMAIN, SMTP_MAX_RECIPIENTS: '2', SMTP_PARSE_WORKERS: '0' })
-    const capped = createSmtpServer({ db, sqlite, config })
+    const capped = createSmtpServer({ storage, config })
     try {
       const [a, b, c] = [await createInbox('cap-a'), await createInbox('cap-b'), await createInbox('cap-c')]
       const session = rawSession(await capped.listen())
@@ -331,7 +326,7 @@ describe("ingest's inbox cache", () => {
   /** A server whose cache outlives the test: only the expiry check on a hit and the store's own check can refuse. */
   async function cachedServer(clock: () => number = Date.now) {
     const config = loadConfig({ SMTP_PORT: '0', DATABASE_PATH: dbPath, MAIL_DOMAINS: DOMAIN, SMTP_INBOX_CACHE_MS: '600000', SMTP_PARSE_WORKERS: '0' })
-    const server = createSmtpServer({ db, sqlite, config, clock })
+    const server = createSmtpServer({ storage, config, clock })
     const session = rawSession(await server.listen())
     expect(await session.reply()).toMatch(/^220 /)
     expect(await session.command('EHLO test.local')).toMatch(/^250 /)
@@ -387,7 +382,7 @@ describe("ingest's inbox cache", () => {
 describe('slow clients', () => {
   it('tells a client silent past SMTP_SOCKET_TIMEOUT_MS so (421), then closes it', async () => {
     const config = loadConfig({ SMTP_PORT: '0', DATABASE_PATH: dbPath, MAIL_DOMAINS: DOMAIN, SMTP_SOCKET_TIMEOUT_MS: '1000', SMTP_PARSE_WORKERS: '0' })
-    const idle = createSmtpServer({ db, sqlite, config })
+    const idle = createSmtpServer({ storage, config })
     try {
       const session = rawSession(await idle.listen())
       expect(await session.reply()).toMatch(/^220 /)
@@ -402,7 +397,7 @@ describe('slow clients', () => {
 
   it('tells a client that keeps a session busy past the session cap so (421), then closes it', async () => {
     const config = loadConfig({ SMTP_PORT: '0', DATABASE_PATH: dbPath, MAIL_DOMAINS: DOMAIN, SMTP_MAX_SESSION_MS: '1000', SMTP_PARSE_WORKERS: '0' })
-    const capped = createSmtpServer({ db, sqlite, config })
+    const capped = createSmtpServer({ storage, config })
     try {
       const session = rawSession(await capped.listen())
       expect(await session.reply()).toMatch(/^220 /)

@@ -3,7 +3,7 @@ import { copyFileSync, mkdtempSync, readFileSync, renameSync, rmSync } from 'nod
 import { connect } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createDb, migrateToLatest, type Db } from '@tempbox/db'
+import { migrateToLatest, openStorage, type Db, type Storage } from '@tempbox/db'
 import nodemailer from 'nodemailer'
 import { afterEach, beforeAll, afterAll, describe, expect, it } from 'vitest'
 import { loadConfig } from '../src/config.js'
@@ -12,7 +12,7 @@ import { createSmtpServer, type IngestServer } from '../src/smtp-server.js'
 const DOMAIN = 'tempbox.test'
 let dir: string
 let db: Db
-let sqlite: ReturnType<typeof createDb>['sqlite']
+let storage: Storage
 let dbPath: string
 let servers: IngestServer[] = []
 
@@ -32,7 +32,7 @@ function install(from: string, to: string): void {
 
 async function start(env: Record<string, string>): Promise<{ ingest: IngestServer; port: number }> {
   const config = loadConfig({ SMTP_PORT: '0', DATABASE_PATH: dbPath, MAIL_DOMAINS: DOMAIN, SMTP_TLS_RELOAD_CHECK_MS: '100', SMTP_PARSE_WORKERS: '0', SMTP_CLOSE_TIMEOUT_MS: '0', ...env })
-  const ingest = createSmtpServer({ db, sqlite, config })
+  const ingest = createSmtpServer({ storage, config })
   servers.push(ingest)
   return { ingest, port: await ingest.listen() }
 }
@@ -75,9 +75,8 @@ function ehlo(port: number): Promise<string> {
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'mail-ingest-tls-'))
   dbPath = join(dir, 'tempbox.sqlite')
-  const opened = createDb({ path: dbPath })
-  db = opened.db
-  sqlite = opened.sqlite
+  storage = openStorage({ path: dbPath })
+  db = storage.db
   await migrateToLatest(db)
   await db.insertInto('inbox').values({ address: `codes@${DOMAIN}`, local_part: 'codes', domain: DOMAIN, created_at: Date.now(), expires_at: Date.now() + 3_600_000 }).execute()
 })
@@ -88,7 +87,7 @@ afterEach(async () => {
 })
 
 afterAll(async () => {
-  await db.destroy()
+  await storage.close()
   rmSync(dir, { recursive: true, force: true })
 })
 
@@ -143,7 +142,7 @@ describe('STARTTLS', () => {
     const first = makeCertificate('mx1.tempbox.test')
     const second = makeCertificate('mx2.tempbox.test')
     const config = loadConfig({ SMTP_PORT: '0', DATABASE_PATH: dbPath, MAIL_DOMAINS: DOMAIN, SMTP_TLS_CERT: first.cert, SMTP_TLS_KEY: second.key })
-    expect(() => createSmtpServer({ db, sqlite, config })).toThrow(/key values mismatch/)
+    expect(() => createSmtpServer({ storage, config })).toThrow(/key values mismatch/)
     expect(() => loadConfig({ SMTP_TLS_CERT: first.cert })).toThrow('SMTP_TLS_CERT and SMTP_TLS_KEY must be set together (or neither)')
   })
 })

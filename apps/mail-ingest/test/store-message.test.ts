@@ -1,11 +1,12 @@
-import { CONTENT_COLUMNS, createDb, fullSource, migrateToLatest, selectMessagesWithContent, toStoredSource, type Db } from '@tempbox/db'
+import { CONTENT_COLUMNS, fullSource, migrateToLatest, openStorage, selectMessagesWithContent, toStoredSource, type Db, type Storage } from '@tempbox/db'
+import { sql } from 'kysely'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { ParsedMessage } from '../src/parse-message.js'
 import { deriveView } from '../src/derive-view.js'
-import { createMessageStore, createMessageWriter, walBytesOf, type IncomingMessage, type SqliteHandle } from '../src/store-message.js'
+import { createMessageStore, walBytesOf, type IncomingMessage } from '../src/store-message.js'
 
 let db: Db
-let sqlite: SqliteHandle
+let storage: Storage
 let inboxId: number
 
 function message(subject: string, inboxIds = [inboxId]): IncomingMessage {
@@ -29,9 +30,8 @@ function message(subject: string, inboxIds = [inboxId]): IncomingMessage {
 }
 
 beforeEach(async () => {
-  const opened = createDb({ path: ':memory:' })
-  db = opened.db
-  sqlite = opened.sqlite
+  storage = openStorage({ path: ':memory:' })
+  db = storage.db
   await migrateToLatest(db)
   const now = Date.now()
   const { insertId } = await db
@@ -42,12 +42,12 @@ beforeEach(async () => {
 })
 
 afterEach(async () => {
-  await db.destroy()
+  await storage.close()
 })
 
 describe('message store', () => {
   it('writes every field of the message and its attachments', async () => {
-    const store = createMessageStore(createMessageWriter(db, sqlite), { maxBatchMessages: 10 })
+    const store = createMessageStore(storage.messageWriter(), { maxBatchMessages: 10 })
     await store.store(message('first'))
     const row = await selectMessagesWithContent(db).selectAll('message').select(CONTENT_COLUMNS).executeTakeFirstOrThrow()
     expect(row).toMatchObject({
@@ -63,7 +63,7 @@ describe('message store', () => {
     const received = Buffer.from('From: ann@example.test\r\nSubject: plain\r\n\r\nLine one\r\nLine two\r\n')
     const plain = { ...message('plain'), source: toStoredSource(received, 'Line one\nLine two\n') }
     plain.parsed.text = 'Line one\nLine two\n'
-    await createMessageStore(createMessageWriter(db, sqlite), { maxBatchMessages: 10 }).store(plain)
+    await createMessageStore(storage.messageWriter(), { maxBatchMessages: 10 }).store(plain)
     const row = await selectMessagesWithContent(db).selectAll('message').select(CONTENT_COLUMNS).executeTakeFirstOrThrow()
     expect(row).toMatchObject({ raw_body_is_text: 1, size: received.length, text: 'Line one\nLine two\n' })
     expect(row.raw.toString()).toBe('From: ann@example.test\r\nSubject: plain\r\n\r\n')
@@ -74,18 +74,18 @@ describe('message store', () => {
     const received = Buffer.from('Subject: bytes\r\n\r\nGrüße 🎉\r\nzwei\r\n')
     const bytes = { ...message('bytes'), source: toStoredSource(received, null, 'Subject: bytes\r\n\r\n'.length) }
     bytes.parsed.text = Buffer.from('Grüße 🎉\nzwei\n')
-    await createMessageStore(createMessageWriter(db, sqlite), { maxBatchMessages: 10 }).store(bytes)
+    await createMessageStore(storage.messageWriter(), { maxBatchMessages: 10 }).store(bytes)
     const row = await selectMessagesWithContent(db).selectAll('message').select(CONTENT_COLUMNS).executeTakeFirstOrThrow()
     expect(row.text).toBe('Grüße 🎉\nzwei\n')
-    expect(sqlite.prepare('SELECT typeof(text) AS type, length(text) AS chars FROM message_content').get()).toEqual({ type: 'text', chars: 13 })
+    expect((await sql`SELECT typeof(text) AS type, length(text) AS chars FROM message_content`.execute(db)).rows).toEqual([{ type: 'text', chars: 13 }])
     // The API finds it by its words, and the .eml comes back byte for byte.
-    expect(sqlite.prepare("SELECT count(*) AS n FROM message_content WHERE text LIKE '%zwei%'").get()).toEqual({ n: 1 })
+    expect((await sql`SELECT count(*) AS n FROM message_content WHERE text LIKE '%zwei%'`.execute(db)).rows).toEqual([{ n: 1 }])
     expect(fullSource(row).equals(received)).toBe(true)
   })
 
   it('commits messages that arrive together in one transaction', async () => {
     let transactions = 0
-    const write = createMessageWriter(db, sqlite)
+    const write = storage.messageWriter()
     const store = createMessageStore((batch) => { transactions++; return write(batch) }, { maxBatchMessages: 100 })
     await Promise.all(Array.from({ length: 20 }, (_, i) => store.store(message(`m${i}`))))
     expect(transactions).toBe(1)
@@ -93,7 +93,7 @@ describe('message store', () => {
   })
 
   it('stores the good messages of a batch and rejects only the one that cannot be stored', async () => {
-    const store = createMessageStore(createMessageWriter(db, sqlite), { maxBatchMessages: 100 })
+    const store = createMessageStore(storage.messageWriter(), { maxBatchMessages: 100 })
     const results = await Promise.allSettled([
       store.store(message('good-1')),
       store.store(message('orphan', [inboxId + 999])),
@@ -107,7 +107,7 @@ describe('message store', () => {
 
   it('reports each committed batch, and never a message that failed', async () => {
     const committed: string[][] = []
-    const store = createMessageStore(createMessageWriter(db, sqlite), {
+    const store = createMessageStore(storage.messageWriter(), {
       maxBatchMessages: 100,
       onCommitted: (messages) => committed.push(messages.map((m) => m.parsed.subject)),
     })
@@ -121,7 +121,7 @@ describe('message store', () => {
   })
 
   it('stores a message for each of its inboxes, all or nothing', async () => {
-    const store = createMessageStore(createMessageWriter(db, sqlite), { maxBatchMessages: 100 })
+    const store = createMessageStore(storage.messageWriter(), { maxBatchMessages: 100 })
     await expect(store.store(message('split', [inboxId, inboxId + 999]))).rejects.toThrow()
     expect(await db.selectFrom('message').select('id').execute()).toEqual([])
     expect(await db.selectFrom('message_content').select('id').execute()).toEqual([])
@@ -133,7 +133,7 @@ describe('message store', () => {
       .insertInto('inbox')
       .values({ address: 'other@tempbox.test', local_part: 'other', domain: 'tempbox.test', created_at: now, expires_at: now + 60_000 })
       .executeTakeFirstOrThrow()
-    await createMessageStore(createMessageWriter(db, sqlite), { maxBatchMessages: 100 }).store(message('shared', [inboxId, Number(insertId)]))
+    await createMessageStore(storage.messageWriter(), { maxBatchMessages: 100 }).store(message('shared', [inboxId, Number(insertId)]))
     const rows = await selectMessagesWithContent(db).select(['message.inbox_id', 'message.subject', 'text']).orderBy('message.inbox_id').execute()
     expect(rows).toEqual([
       { inbox_id: inboxId, subject: 'shared', text: 'body of shared' },

@@ -5,4 +5,8 @@ export { fullSource, toStoredSource, type StoredSource } from './message-source.
 export { convertPageSize, type PageSizeResult } from './page-size.js'
 export { CONTENT_COLUMNS, insertMessage, selectMessagesWithContent, type MessageToInsert } from './messages.js'
 export { writeHeartbeat, lastHeartbeat, INGEST_SERVICE, type Heartbeat } from './heartbeat.js'
-export { openStorage, openSqliteStorage, UNICODE_LOWER, type Storage, type CommitSignal } from './storage/index.js'
+export {
+  openStorage, openSqliteStorage, UNICODE_LOWER, NO_LIMITS, refusalKindOf, StoreRefusal,
+  type ActiveInbox, type CommitSignal, type Storage, type StorageConfig, type StoredVerdict,
+  type IncomingAttachment, type IncomingMessage, type RefusalKind, type WriteMessages, type WriterLimits,
+} from './storage/index.js'

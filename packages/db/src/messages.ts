@@ -12,7 +12,7 @@ export interface MessageToInsert {
 /**
  * Stores one message for each of `inboxIds` in one transaction, its content and attachments once; returns the new
  * message ids in the order of `inboxIds`. For tests, tools and benchmarks: mail-ingest writes the same rows with
- * prepared statements of its own (apps/mail-ingest/src/store-message.ts).
+ * the storage writer's prepared statements (storage/sqlite/write-messages.ts).
  */
 export async function insertMessage(db: Db, inboxIds: number[], message: MessageToInsert): Promise<number[]> {
   return db.transaction().execute(async (trx) => {

@@ -1,9 +1,8 @@
 import { MessageChannel, type MessagePort } from 'node:worker_threads'
 import type { Config } from '../config.js'
 import { startWorker } from '../worker-rpc.js'
-import type { SqliteHandle } from '../store-message.js'
+import type { Storage } from '@tempbox/db'
 import { STOPPED, type AuthWorkerCommand } from './protocol.js'
-import { settleLeftoverChecks } from './verdict-writer.js'
 
 /** How long a stopping ingest waits for the auth worker to mark what it held as unknown. */
 const STOP_WAIT_MS = 2_000
@@ -11,15 +10,21 @@ const STOP_WAIT_MS = 2_000
 export interface AuthChecker {
   /** Where committed messages go to be checked: one port per thread that commits. */
   ports: MessagePort[]
+  /**
+   * Settles once the rows a stopped run left `checking` are marked unknown: nobody will check them now. Ingest listens
+   * only after it (in the sender-check worker the settle raced the first mail of the run and marked it unknown).
+   */
+  ready: Promise<void>
   /** Call after the threads posting jobs have stopped: what was not checked is stored as unknown. */
   stop: () => Promise<void>
 }
 
 /** Starts the sender-check worker with `senders` job channels, or returns null when MAIL_AUTH=off. */
-export function startAuthChecker(config: Config, sqlite: SqliteHandle, senders: number, onCrash: (error: Error) => void): AuthChecker | null {
+export function startAuthChecker(config: Config, storage: Pick<Storage, 'settleLeftoverChecks'>, senders: number, onCrash: (error: Error) => void): AuthChecker | null {
   if (!config.mailAuth.enabled) return null
-  const settled = settleLeftoverChecks(sqlite)
-  if (settled > 0) console.log(`[mail-auth] ${settled} messages left unchecked by the last run marked unknown`)
+  const ready = storage.settleLeftoverChecks(Date.now()).then((settled) => {
+    if (settled > 0) console.log(`[mail-auth] ${settled} messages left unchecked by the last run marked unknown`)
+  })
   const channels = Array.from({ length: senders }, () => new MessageChannel())
   let stopped: () => void = () => {}
   const worker = startWorker(new URL('./worker.ts', import.meta.url), {
@@ -32,6 +37,7 @@ export function startAuthChecker(config: Config, sqlite: SqliteHandle, senders: 
   })
   return {
     ports: channels.map((c) => c.port1),
+    ready,
     stop: async () => {
       const done = new Promise<void>((resolve) => {
         stopped = resolve

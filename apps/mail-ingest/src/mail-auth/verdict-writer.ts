@@ -1,5 +1,4 @@
-import type { Db } from '@tempbox/db'
-import type { SqliteHandle } from '../store-message.js'
+import type { StoredVerdict } from '@tempbox/db'
 import type { AuthVerdict } from './check.js'
 
 /** Verdicts written together: one transaction (one write lock taken from the store worker) per batch, not per message. */
@@ -7,32 +6,21 @@ const MAX_BATCH = 256
 /** How long a verdict may wait for others to share its transaction. */
 const BATCH_DELAY_MS = 50
 
+type WriteVerdicts = (batch: [contentId: number, verdict: StoredVerdict][], at: number) => Promise<void>
+
 /**
- * Replaces each message's `checking` row with its verdict. A message deleted meanwhile has no row left, and the
- * UPDATE simply changes nothing.
+ * Replaces each message's `checking` row with its verdict (the storage's writeVerdicts), batching the verdicts that arrive
+ * close together. A message deleted meanwhile has no row left, and nothing changes.
  */
-export function createVerdictWriter(db: Db, sqlite: SqliteHandle, now: () => number = Date.now) {
-  const update = sqlite.prepare(
-    db.updateTable('message_auth')
-      .set({ status: 'unknown', details: '', authentication_results: '', checked_at: 0 })
-      .where('message_content_id', '=', 0)
-      .compile().sql,
-  )
-  const writeBatch = sqlite.transaction((batch: [number, AuthVerdict][]) => {
-    const at = now()
-    for (const [contentId, v] of batch) {
-      update.run(v.status, v.details ? JSON.stringify(v.details) : null, v.authenticationResults, at, contentId)
-    }
-  })
-  let pending: [number, AuthVerdict][] = []
+export function createVerdictWriter(writeVerdicts: WriteVerdicts, now: () => number = Date.now) {
+  let pending: [number, StoredVerdict][] = []
   let timer: NodeJS.Timeout | null = null
-  const flush = () => {
-    if (timer) clearTimeout(timer)
-    timer = null
+  let flushing: Promise<void> = Promise.resolve()
+  const writeAll = async () => {
     while (pending.length > 0) {
       const batch = pending.splice(0, MAX_BATCH)
       try {
-        writeBatch(batch)
+        await writeVerdicts(batch, now())
       } catch (error) {
         // A verdict is worth less than ingest: a locked or full store loses these (they read "checking" until the
         // next start marks them unknown), and mail keeps flowing.
@@ -40,20 +28,19 @@ export function createVerdictWriter(db: Db, sqlite: SqliteHandle, now: () => num
       }
     }
   }
+  /** Resolves once every verdict handed in so far is written (or has failed). */
+  const flush = (): Promise<void> => {
+    if (timer) clearTimeout(timer)
+    timer = null
+    flushing = flushing.then(writeAll)
+    return flushing
+  }
   return {
-    write(contentId: number, verdict: AuthVerdict) {
-      pending.push([contentId, verdict])
-      if (pending.length >= MAX_BATCH) flush()
-      else timer ??= setTimeout(flush, BATCH_DELAY_MS)
+    write(contentId: number, { status, details, authenticationResults }: AuthVerdict) {
+      pending.push([contentId, { status, details: details ? JSON.stringify(details) : null, authenticationResults }])
+      if (pending.length >= MAX_BATCH) void flush()
+      else timer ??= setTimeout(() => void flush(), BATCH_DELAY_MS)
     },
     flush,
   }
-}
-
-/**
- * Rows left `checking` by a process that stopped before answering them: nobody will check them now. Runs on the SMTP
- * thread before anything is accepted — in the worker it raced the first messages of this run and marked them unknown.
- */
-export function settleLeftoverChecks(sqlite: SqliteHandle, now: () => number = Date.now): number {
-  return sqlite.prepare("UPDATE message_auth SET status = 'unknown', checked_at = ? WHERE status = 'checking'").run(now()).changes
 }

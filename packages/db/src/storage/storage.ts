@@ -1,4 +1,5 @@
 import type { Db } from '../create-db.js'
+import type { WriteMessages, WriterLimits } from './incoming-message.js'
 
 /**
  * What the apps do with their database, in their own words, whichever engine holds it. The API's repositories query
@@ -18,6 +19,34 @@ export interface Storage {
    * transaction NOTIFYs, so it fires on commit.
    */
   watchNewMail(): Promise<CommitSignal>
+  /** The inbox with this lower-cased address if it is active (not expired at `now`), with what it holds; else null. */
+  findActiveInbox(address: string, now: number): Promise<ActiveInbox | null>
+  /** Bytes the stored data takes (space freed inside the store and reused first does not count): the size cap's measure. */
+  databaseBytes(): Promise<number>
+  /** Free bytes, for an unprivileged writer, on the disk this process stores to; Infinity when it stores to no local disk. */
+  freeDiskBytes(): Promise<number>
+  /**
+   * Sender checks left `checking` by a process that stopped before answering them are marked `unknown` (checked at
+   * `now`); gives how many. Nobody will check them any more.
+   */
+  settleLeftoverChecks(now: number): Promise<number>
+  /**
+   * The ingest writer: a batch of messages in one commit, within `limits` (see WriteMessages). SQLite: prepared once,
+   * run as one synchronous IMMEDIATE transaction on this storage's connection (open one storage per writing thread).
+   * `autocheckpointBytes`: past this much WAL a commit checkpoints by itself (a safety net behind `checkpoint`).
+   */
+  messageWriter(limits?: WriterLimits, options?: { autocheckpointBytes?: number }): WriteMessages
+  /**
+   * Folds what was committed into the main store so reads stay short. SQLite: a PASSIVE WAL checkpoint, which never
+   * blocks the writer (run it beside the writer, not inside its commits). Engines that checkpoint by themselves
+   * (PostgreSQL) do nothing.
+   */
+  checkpoint(): Promise<void>
+  /**
+   * Stores sender-check verdicts over their messages' `checking` rows, the batch in one transaction (one write lock,
+   * not one per message). A message deleted meanwhile has no row left: nothing changes.
+   */
+  writeVerdicts(batch: readonly (readonly [contentId: number, verdict: StoredVerdict])[], at: number): Promise<void>
   /** Closes every connection this storage opened. */
   close(): Promise<void>
 }
@@ -30,4 +59,33 @@ export interface CommitSignal {
    */
   changed(): boolean
   close(): void
+}
+
+export interface StorageConfig {
+  /** Path of the SQLite file, or ':memory:'. */
+  path: string
+  /** How long a writer waits for another connection's lock before failing (ms). */
+  busyTimeoutMs?: number
+  /**
+   * false: this storage's commits may be lost on power loss, though never half-applied (SQLite: synchronous=NORMAL;
+   * PostgreSQL: synchronous_commit=off). Only for what may be redone or reads as unknown when lost, never for mail.
+   */
+  durable?: boolean
+}
+
+/** A sender check's outcome as stored (`details` already JSON, or null). */
+export interface StoredVerdict {
+  status: string
+  details: string | null
+  authenticationResults: string | null
+}
+
+/** An active inbox as the recipient check sees it. */
+export interface ActiveInbox {
+  id: number
+  expiresAt: number
+  messageCount: number
+  bytesUsed: number
+  /** Deleted with its mail when a message is first read: it may be gone the next moment (so never cache it). */
+  burnsOnRead: boolean
 }

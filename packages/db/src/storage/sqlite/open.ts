@@ -1,16 +1,21 @@
 import { sql } from 'kysely'
 import { createDb } from '../../create-db.js'
 import { registerTextFunctions } from '../text-functions.js'
-import type { CommitSignal, Storage } from '../storage.js'
+import type { CommitSignal, Storage, StorageConfig } from '../storage.js'
+import { databaseBytes, freeDiskBytes } from './disk.js'
+import { createMessageWriter } from './write-messages.js'
+import { createVerdictWriter } from './write-verdicts.js'
 
 /**
  * The embedded engine: one SQLite file shared by mail-ingest and the API (WAL, synchronous=FULL: see createDb).
  * `busyTimeoutMs` as createDb's.
  */
-export function openSqliteStorage(config: { path: string; busyTimeoutMs?: number }): Storage {
+export function openSqliteStorage(config: StorageConfig): Storage {
   const { db, sqlite } = createDb(config)
+  if (config.durable === false) sqlite.pragma('synchronous = NORMAL')
   registerTextFunctions(sqlite)
   const signals = new Set<CommitSignal>()
+  let writeVerdicts: ReturnType<typeof createVerdictWriter> | null = null
   return {
     engine: 'sqlite',
     db,
@@ -27,6 +32,40 @@ export function openSqliteStorage(config: { path: string; busyTimeoutMs?: number
           signal.close()
         },
       }
+    },
+    async findActiveInbox(address, now) {
+      const row = await db
+        .selectFrom('inbox')
+        .select(['id', 'expires_at', 'message_count', 'bytes_used', 'burn'])
+        .where('address', '=', address)
+        .where('expires_at', '>', now)
+        .executeTakeFirst()
+      if (!row) return null
+      return { id: row.id, expiresAt: row.expires_at, messageCount: row.message_count, bytesUsed: row.bytes_used, burnsOnRead: row.burn === 'read' }
+    },
+    async databaseBytes() {
+      return databaseBytes(sqlite)
+    },
+    async freeDiskBytes() {
+      return freeDiskBytes(config.path)
+    },
+    async settleLeftoverChecks(now) {
+      const settled = await db.updateTable('message_auth').set({ status: 'unknown', checked_at: now }).where('status', '=', 'checking').executeTakeFirst()
+      return Number(settled.numUpdatedRows)
+    },
+    messageWriter(limits, options) {
+      if (options?.autocheckpointBytes) {
+        // Counted in pages: a file created before 16 KB pages keeps its own size.
+        sqlite.pragma(`wal_autocheckpoint = ${Math.floor(options.autocheckpointBytes / Number(sqlite.pragma('page_size', { simple: true })))}`)
+      }
+      return createMessageWriter(db, sqlite, limits)
+    },
+    async checkpoint() {
+      sqlite.pragma('wal_checkpoint(PASSIVE)')
+    },
+    async writeVerdicts(batch, at) {
+      writeVerdicts ??= createVerdictWriter(db, sqlite)
+      writeVerdicts(batch, at)
     },
     async close() {
       for (const signal of signals) signal.close()

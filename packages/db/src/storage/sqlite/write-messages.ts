@@ -1,0 +1,122 @@
+import type SQLite from 'better-sqlite3'
+import { sql } from 'kysely'
+import type { Db } from '../../create-db.js'
+import type { NewAttachment, NewMessage, NewMessageContent } from '../../schema.js'
+import { NO_LIMITS, StoreRefusal, type IncomingAttachment, type IncomingMessage, type WriteMessages, type WriterLimits } from '../incoming-message.js'
+import { freeDiskBytes } from './disk.js'
+
+/** A content row as bound to the INSERT: `text` may be UTF-8 bytes, which the statement casts to TEXT. */
+type ContentRow = Omit<NewMessageContent, 'text'> & { text: IncomingMessage['parsed']['text'] }
+
+function contentRow({ parsed, source, derived }: IncomingMessage): ContentRow {
+  return {
+    raw_body_is_text: source.bodyIsText ? 1 : 0,
+    recipients: JSON.stringify(parsed.recipients),
+    headers: JSON.stringify(parsed.headers),
+    text: parsed.text,
+    html: parsed.html,
+    raw: source.raw,
+    derived_version: derived.version,
+    preview: derived.preview,
+    html_text: derived.htmlText,
+    codes: JSON.stringify(derived.codes),
+    links: JSON.stringify(derived.links),
+    safe_html: derived.safeHtml,
+    has_remote_content: derived.hasRemoteContent ? 1 : 0,
+    html_withheld: derived.htmlWithheld,
+  }
+}
+
+function messageRow(inboxId: number, contentId: number, { parsed, source, receivedAt }: IncomingMessage): NewMessage {
+  return {
+    inbox_id: inboxId,
+    message_content_id: contentId,
+    from_name: parsed.from.name,
+    from_address: parsed.from.address,
+    subject: parsed.subject,
+    sent_at: parsed.sentAt,
+    received_at: receivedAt,
+    size: source.size,
+    attachment_count: parsed.attachments.length,
+  }
+}
+
+function attachmentRow(contentId: number, position: number, a: IncomingAttachment): NewAttachment {
+  return {
+    message_content_id: contentId,
+    position,
+    filename: a.filename,
+    content_type: a.contentType,
+    size: a.size,
+    content_id: a.contentId,
+    is_inline: a.isInline ? 1 : 0,
+    content: a.content,
+  }
+}
+
+/**
+ * The queries are written with Kysely (so they are checked against the schema) but compiled once and run as
+ * cached better-sqlite3 prepared statements inside a synchronous transaction: building and preparing the
+ * SQL for every row cost more CPU than SQLite's own work. Row objects always have the same key order, so
+ * their values line up with the compiled placeholders. A message's content and attachments are written once
+ * however many of our addresses it went to; each inbox gets a small row pointing at them.
+ */
+export function createMessageWriter(db: Db, sqlite: SQLite.Database, limits: WriterLimits = NO_LIMITS): WriteMessages {
+  // SQLite itself refuses to grow the file past the cap (SQLITE_FULL, the transaction rolled back): exact, and never
+  // a half-written message.
+  if (limits.maxDatabaseBytes > 0) {
+    sqlite.pragma(`max_page_count = ${Math.floor(limits.maxDatabaseBytes / Number(sqlite.pragma('page_size', { simple: true })))}`)
+  }
+  const inboxHolds = sqlite.prepare<[number], { message_count: number; bytes_used: number }>(
+    db.selectFrom('inbox').select(['message_count', 'bytes_used']).where('id', '=', 0).compile().sql,
+  )
+  /** Refuses the message when it would take any of its inboxes past its quota (counters kept by triggers). */
+  const checkQuota = (message: IncomingMessage) => {
+    let full = 0
+    for (const inboxId of message.inboxIds) {
+      const holds = inboxHolds.get(inboxId)
+      if (!holds) continue
+      if (holds.message_count + 1 > limits.maxMessagesPerInbox || holds.bytes_used + message.source.size > limits.maxInboxBytes) full++
+    }
+    if (full === 0) return
+    throw new StoreRefusal(full === message.inboxIds.length ? 'mailbox_full' : 'some_mailboxes_full', `${full} of ${message.inboxIds.length} inboxes full`)
+  }
+  const sample: IncomingMessage = {
+    inboxIds: [0],
+    source: { raw: Buffer.alloc(0), bodyIsText: false, size: 0 },
+    receivedAt: 0,
+    derived: { version: 0, preview: '', htmlText: null, codes: [], links: [], safeHtml: null, hasRemoteContent: false, htmlWithheld: null },
+    parsed: { from: { name: '', address: '' }, recipients: [], subject: '', text: null, html: null, sentAt: null, headers: [], attachments: [] },
+  }
+  const sampleContent = contentRow(sample)
+  // CAST: bytes would otherwise be stored as a BLOB; the cast reinterprets them as text in the database's UTF-8, copying
+  // nothing (a string is left as it is).
+  const insertContent = sqlite.prepare(
+    db.insertInto('message_content').values({ ...sampleContent, text: sql<string | null>`CAST(${sampleContent.text} AS TEXT)` }).compile().sql,
+  )
+  const insertMessage = sqlite.prepare(db.insertInto('message').values(messageRow(0, 0, sample)).compile().sql)
+  const insertChecking = sqlite.prepare(db.insertInto('message_auth').values({ message_content_id: 0, status: 'checking' }).compile().sql)
+  const insertAttachment = sqlite.prepare(
+    db.insertInto('attachment').values(attachmentRow(0, 0, { filename: '', contentType: '', size: 0, contentId: null, isInline: false, content: Buffer.alloc(0) })).compile().sql,
+  )
+  const write = sqlite.transaction((messages: IncomingMessage[]) => {
+    const full = limits.minFreeDiskBytes > 0 && freeDiskBytes(limits.databasePath) < limits.minFreeDiskBytes
+    if (full) throw new StoreRefusal('storage_full', 'the disk is almost full')
+    return messages.map((message) => {
+      checkQuota(message)
+      const contentId = Number(insertContent.run(Object.values(contentRow(message))).lastInsertRowid)
+      message.parsed.attachments.forEach((a, position) => {
+        insertAttachment.run(Object.values(attachmentRow(contentId, position, a)))
+      })
+      for (const inboxId of message.inboxIds) insertMessage.run(Object.values(messageRow(inboxId, contentId, message)))
+      if (message.envelope) insertChecking.run(contentId, 'checking')
+      return contentId
+    })
+  })
+  // IMMEDIATE: the quota check reads before the first insert writes. In a deferred transaction a commit by another
+  // connection in between (the api recording webhook attempts, say) makes the write fail at once with "database is
+  // locked" (a stale snapshot, which no busy timeout waits out) and the sender gets 451; taking the write lock first
+  // waits for it instead.
+  // Synchronous inside (better-sqlite3 on the store worker's own thread); a promise so an engine that must wait fits.
+  return async (messages) => write.immediate(messages)
+}
