@@ -35,6 +35,8 @@ export async function startIngest(repoRoot: string, domain: string, localParts: 
       ...env,
     },
     readyText: '[smtp] listening',
+    // A shared, busy machine can take most of a minute just to load the TypeScript of the workers.
+    timeoutMs: 180_000,
   })
   const { db, sqlite } = createDb({ path: dbPath })
   const now = Date.now()
