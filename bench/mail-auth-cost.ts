@@ -14,7 +14,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { loadavg, tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { createDb, migrateToLatest, toStoredSource } from '@tempbox/db'
+import { createDb, migrateToLatest, openStorage, toStoredSource } from '@tempbox/db'
 import { checkMessage, type AuthVerdict } from '../apps/mail-ingest/src/mail-auth/check.js'
 import { fixtureResolver } from '../apps/mail-ingest/src/mail-auth/dns.js'
 import { authSourceOf } from '../apps/mail-ingest/src/mail-auth/job.js'
@@ -73,15 +73,20 @@ sqlite.transaction(() => {
   for (const id of ids) insertChecking.run(id)
 })()
 const verdict: AuthVerdict = await check(prepared[0]!.handed)
-const writer = createVerdictWriter(db, sqlite)
+// The storage as the auth worker opens it (durable: false is synchronous=NORMAL), and as every other writer does.
+const verdictStorages = { FULL: openStorage({ path: join(dir, 'tempbox.sqlite') }), NORMAL: openStorage({ path: join(dir, 'tempbox.sqlite'), durable: false }) }
+const writers = {
+  FULL: createVerdictWriter((batch, at) => verdictStorages.FULL.writeVerdicts(batch, at)),
+  NORMAL: createVerdictWriter((batch, at) => verdictStorages.NORMAL.writeVerdicts(batch, at)),
+}
 /** CPU per verdict, and wall time per batch (the write lock held), storing every message's verdict in batches. */
-const storeVerdicts = (synchronous: 'FULL' | 'NORMAL') => {
-  sqlite.pragma(`synchronous = ${synchronous}`)
+const storeVerdicts = async (synchronous: 'FULL' | 'NORMAL') => {
+  const writer = writers[synchronous]
   const start = process.cpuUsage()
   const began = performance.now()
   for (let b = 0; b < BATCHES; b++) {
     for (const id of ids.slice(b * BATCH, (b + 1) * BATCH)) writer.write(id, verdict)
-    writer.flush()
+    await writer.flush()
   }
   const used = process.cpuUsage(start)
   return { cpu: (used.user + used.system) / 1000 / ids.length, wallPerBatch: (performance.now() - began) / BATCHES }
@@ -105,11 +110,12 @@ for (let round = 0; round < ROUNDS; round++) {
     for (const side of sides) add(`${p.name}\t${side}`, await cpuMsPer(MESSAGES, () => check(side === 'as received' ? p.raw : p.handed)))
   }
   for (const mode of (round % 2 === 1 ? ['NORMAL', 'FULL'] : ['FULL', 'NORMAL']) as Array<'FULL' | 'NORMAL'>) {
-    const { cpu, wallPerBatch } = storeVerdicts(mode)
+    const { cpu, wallPerBatch } = await storeVerdicts(mode)
     add(`verdict cpu\t${mode}`, cpu)
     add(`verdict wall\t${mode}`, wallPerBatch)
   }
 }
+for (const storage of Object.values(verdictStorages)) await storage.close()
 await db.destroy()
 rmSync(dir, { recursive: true, force: true })
 

@@ -12,11 +12,10 @@ import { loadavg, tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import nodemailer from 'nodemailer'
-import { createDb, migrateToLatest, toStoredSource } from '@tempbox/db'
+import { createDb, migrateToLatest, openStorage, toStoredSource } from '@tempbox/db'
 import { findMessage, findViewHeaders, findViewText } from '../apps/api/src/repositories/message-repository.js'
 import { deriveView } from '../apps/mail-ingest/src/derive-view.js'
 import { parseMessage } from '../apps/mail-ingest/src/parse-message.js'
-import { createMessageWriter } from '../apps/mail-ingest/src/store-message.js'
 import { machineLine, writeBenchmarkSection } from './lib/benchmarks-md.js'
 import { spread } from './lib/stats.js'
 
@@ -37,12 +36,13 @@ const { db, sqlite } = createDb({ path: join(dir, 'tempbox.sqlite') })
 await migrateToLatest(db)
 await db.insertInto('inbox').values({ address: 'read@bench.test', local_part: 'read', domain: 'bench.test', created_at: 0, expires_at: Date.now() + 86_400_000 }).execute()
 const composer = nodemailer.createTransport({ streamTransport: true, buffer: true })
-const write = createMessageWriter(db, sqlite)
+const writer = openStorage({ path: join(dir, 'tempbox.sqlite') })
+const write = writer.messageWriter()
 const stored: Array<{ name: string; messageId: number; contentId: number; hasHead: boolean }> = []
 for (const [name, text] of MAILS) {
   const raw = (await composer.sendMail({ from: 'sender@bench.test', to: 'read@bench.test', subject: name, text })).message as Buffer
   const parsed = await parseMessage(raw)
-  const [contentId] = write([{ inboxIds: [1], source: toStoredSource(raw, parsed.text, parsed.plainBodyStart), parsed, receivedAt: Date.now(), derived: deriveView(parsed) }])
+  const [contentId] = await write([{ inboxIds: [1], source: toStoredSource(raw, parsed.text, parsed.plainBodyStart), parsed, receivedAt: Date.now(), derived: deriveView(parsed) }])
   const { id } = await db.selectFrom('message').select('id').where('message_content_id', '=', contentId!).executeTakeFirstOrThrow()
   stored.push({ name, messageId: id, contentId: contentId!, hasHead: text.length > VIEW_CHARS })
   // The first read stores the head, as it would for the first reader.
@@ -80,6 +80,7 @@ for (let round = 0; round < REPEATS; round++) {
     }
   }
 }
+await writer.close()
 await db.destroy()
 rmSync(dir, { recursive: true, force: true })
 
