@@ -1,5 +1,5 @@
 import fp from 'fastify-plugin'
-import { createDb } from '@tempbox/db'
+import { openStorage } from '@tempbox/db'
 import { setQueueCaps } from '../repositories/webhook-repository.js'
 import { WebhookDeliverer } from '../services/webhooks/webhook-deliverer.js'
 
@@ -23,13 +23,12 @@ export default fp(
     // A connection of the loop's own: it waits only briefly for the write lock (see DELIVERY_BUSY_TIMEOUT_MS), and its
     // commits skip the fsync (synchronous=NORMAL: in WAL mode that never risks the file, only the last records, whose
     // deliveries would then simply be made again — at least once allows that). Ingest's next commit syncs them anyway.
-    const { db, sqlite } = createDb({ path: app.config.databasePath, busyTimeoutMs: DELIVERY_BUSY_TIMEOUT_MS })
-    sqlite.pragma('synchronous = NORMAL')
-    const deliverer = new WebhookDeliverer(db, app.config, app.mailWatcher, (row) => app.inboxService.summaryOfListRow(row), app.metrics, app.log, lookupHost)
+    const storage = openStorage({ path: app.config.databasePath, busyTimeoutMs: DELIVERY_BUSY_TIMEOUT_MS, durable: false })
+    const deliverer = new WebhookDeliverer(storage.db, app.config, app.mailWatcher, (row) => app.inboxService.summaryOfListRow(row), app.metrics, app.log, lookupHost)
     app.addHook('onReady', async () => deliverer.start())
     app.addHook('preClose', async () => {
       await deliverer.stop()
-      await db.destroy()
+      await storage.close()
     })
   },
   { name: 'webhooks', dependencies: ['services', 'metrics'] },
