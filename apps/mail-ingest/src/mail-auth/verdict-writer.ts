@@ -24,7 +24,7 @@ export function createVerdictWriter(db: Db, sqlite: SqliteHandle, now: () => num
       update.run(v.status, v.details ? JSON.stringify(v.details) : null, v.authenticationResults, at, contentId)
     }
   })
-  let pending: [number, AuthVerdict][] = []
+  const pending: [number, AuthVerdict][] = []
   let timer: NodeJS.Timeout | null = null
   const flush = () => {
     if (timer) clearTimeout(timer)
