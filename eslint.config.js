@@ -14,6 +14,7 @@ const dirsIn = (path) =>
     .filter((entry) => entry.isDirectory() && entry.name !== 'node_modules')
     .map((entry) => entry.name)
 
+const apps = dirsIn('./apps/')
 const features = dirsIn('./apps/web/src/features/')
 
 export default defineConfig(
@@ -46,7 +47,7 @@ export default defineConfig(
     languageOptions: { globals: { ...globals.browser } },
   },
 
-  // Boundaries between web features. Imports are resolved as TypeScript resolves them, and an import
+  // Boundaries: apps never import another app (sources or tests), web features never import each other. Imports are resolved as TypeScript resolves them, and an import
   // that does not resolve is itself an error, so a boundary cannot be passed by a path the resolver fails on.
   {
     files: ['**/*.{ts,tsx,js,mjs}'],
@@ -60,6 +61,12 @@ export default defineConfig(
         'error',
         {
           zones: [
+            ...apps.map((app) => ({
+              target: `./apps/${app}`,
+              from: './apps',
+              except: [`./${app}`],
+              message: 'An app never imports another app: what both need belongs in a package under packages/.',
+            })),
             ...features.map((feature) => ({
               target: `./apps/web/src/features/${feature}`,
               from: './apps/web/src/features',
