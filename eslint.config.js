@@ -17,6 +17,19 @@ const dirsIn = (path) =>
 const apps = dirsIn('./apps/')
 const features = dirsIn('./apps/web/src/features/')
 
+const DRIVER = /^(better-sqlite3|pg|pg-.+)$/
+const DRIVER_MESSAGE = 'Only packages/db talks to the database driver: ask it for what you need.'
+const driverLoads = [
+  { selector: `ImportExpression[source.value=${DRIVER}]`, message: DRIVER_MESSAGE },
+  { selector: `CallExpression[arguments.0.value=${DRIVER}]`, message: DRIVER_MESSAGE },
+]
+const HANDLE_MESSAGE = "Apps hold no raw database connection: packages/db offers what they do with it in the apps' words."
+const rawHandle = [
+  { selector: "MemberExpression[property.name='sqlite']", message: HANDLE_MESSAGE },
+  { selector: "ObjectPattern > Property[key.name='sqlite']", message: HANDLE_MESSAGE },
+  { selector: "TSIndexedAccessType[indexType.literal.value='sqlite']", message: HANDLE_MESSAGE },
+]
+
 export default defineConfig(
   {
     ignores: ['**/node_modules/', '**/dist/', '**/coverage/', '**/.stryker-tmp/', '**/reports/', 'bench/results/', 'data/'],
@@ -77,5 +90,21 @@ export default defineConfig(
         },
       ],
     },
+  },
+
+  // The storage seam: packages/db is the only home of a database driver. Elsewhere no driver is imported (types
+  // included), required or loaded with import(); and the apps' code holds no raw connection (the `sqlite` handle
+  // createDb opens) — it asks packages/db for what it needs in its own words.
+  {
+    files: ['**/*.{ts,tsx,js,mjs}'],
+    ignores: ['packages/db/**'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ regex: DRIVER.source, message: DRIVER_MESSAGE }] }],
+      'no-restricted-syntax': ['error', ...driverLoads],
+    },
+  },
+  {
+    files: ['apps/*/src/**/*.{ts,tsx}'],
+    rules: { 'no-restricted-syntax': ['error', ...driverLoads, ...rawHandle] },
   },
 )
