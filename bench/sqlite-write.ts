@@ -30,6 +30,7 @@ interface Connection {
   transaction: <A extends unknown[]>(fn: (...args: A) => void) => (...args: A) => void
   close: () => void
 }
+// eslint-disable-next-line no-restricted-syntax -- this bench measures the driver itself, beneath packages/db
 const Database = createRequire(join(REPO_ROOT, 'packages/db/package.json'))('better-sqlite3') as new (path: string) => Connection
 
 interface Case {

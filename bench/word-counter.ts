@@ -44,7 +44,7 @@ for (const [label, size] of [['100 KB', 100_000], ['1 MB', 1_000_000], ['5 MB', 
 // In the browser: the card counts texts above 50 000 characters in a Web Worker after a 150 ms pause.
 const stack = await startApiStack(REPO_ROOT, { withIngest: false, domain: 'bench.tempbox.local', env: { WEB_DIST_DIR: join(REPO_ROOT, 'apps/web/dist') } })
 const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] })
-let browserRows: string[] = []
+let browserRows: string[]
 try {
   const page = await browser.newPage()
   await page.goto(stack.apiUrl)

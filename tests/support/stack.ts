@@ -214,7 +214,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       await waitFor(ready, startupMs, what)
     } catch (error) {
       await proc.stop('SIGKILL')
-      throw new Error(`${(error as Error).message}\n${proc.output()}`)
+      throw new Error(`${(error as Error).message}\n${proc.output()}`, { cause: error })
     }
     return proc
   }

@@ -87,6 +87,7 @@ describe('GET /api/email/{address}/wait', () => {
 
 /** Reads an SSE stream into parsed events; `log` also keeps comment lines, in arrival order. */
 function readEvents(body: ReadableStream<Uint8Array>) {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each event's data has its own shape (JSON, or retry's number); tests assert it
   const events: { event: string; id?: string; data: any }[] = []
   const log: string[] = []
   /** `ended`: the response finished (or we cancelled it); `failed`: the connection broke off. */

@@ -30,7 +30,7 @@ describe('GET /api/email/{address}/messages/{id}', () => {
     })
     const res = await app.inject({ method: 'GET', url: `/api/email/${address}/messages/${id}` })
     expect(res.statusCode).toBe(200)
-    const m = res.json() as Record<string, any>
+    const m = res.json() as Record<string, unknown>
     expect(m).toMatchObject({ id: String(id), subject: 'Receipt', hasTextPart: true, content: 'Plain version', contentTruncated: false, to: [{ name: '', address }], hasRemoteContent: true })
     expect(m.headers).toEqual([{ name: 'From', value: 'shop@example.com' }, { name: 'X-Test', value: 'yes' }])
     expect(m.attachments).toEqual([

@@ -29,11 +29,11 @@ describe('translation tables', () => {
     const english = leafKeys(readTable('en', file))
     for (const { code } of LANGUAGES.filter((l) => l.code !== 'en')) {
       it(`${code}/${file} has every key English has`, () => {
-        let keys: string[] = []
+        let keys: string[]
         try {
           keys = leafKeys(readTable(code, file))
         } catch (err) {
-          throw new Error(`${code}/${file} is missing or not valid JSON: ${(err as Error).message}`)
+          throw new Error(`${code}/${file} is missing or not valid JSON: ${(err as Error).message}`, { cause: err })
         }
         const present = new Set(keys)
         expect(english.filter((k) => !present.has(k))).toEqual([])

@@ -136,7 +136,7 @@ export function extractLinks(anchors: readonly Anchor[], text: string, limits: D
     const url = rawUrl.trim()
     if (!/^https?:\/\//i.test(url) || seen.has(url)) return
     const cleanLabel = label.replace(/\s+/g, ' ').trim()
-    let pathAndQuery = url
+    let pathAndQuery: string
     try {
       const u = new URL(url)
       pathAndQuery = decodeURIComponent(u.pathname + u.search)

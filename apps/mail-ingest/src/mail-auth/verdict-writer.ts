@@ -13,7 +13,7 @@ type WriteVerdicts = (batch: [contentId: number, verdict: StoredVerdict][], at: 
  * close together. A message deleted meanwhile has no row left, and nothing changes.
  */
 export function createVerdictWriter(writeVerdicts: WriteVerdicts, now: () => number = Date.now) {
-  let pending: [number, StoredVerdict][] = []
+  const pending: [number, StoredVerdict][] = []
   let timer: NodeJS.Timeout | null = null
   let flushing: Promise<void> = Promise.resolve()
   const writeAll = async () => {

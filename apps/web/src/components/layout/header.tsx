@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next'
 import { NavLink } from 'react-router'
-import { useCurrentUser } from '../../features/auth/api/get-current-user'
+import { useCurrentUser } from '../../lib/current-user'
 import { ensureNamespaces } from '../../lib/i18n'
 import { ThemeToggle } from '../../features/theme/components/theme-toggle'
 import { deferred } from './deferred'

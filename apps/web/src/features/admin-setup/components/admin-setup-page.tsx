@@ -6,7 +6,7 @@ import { Link } from 'react-router'
 import { useSWRConfig } from 'swr'
 import { ApiError } from '../../../lib/api-client'
 import { describedBy, fieldErrorsOf, type FieldErrors } from '../../../lib/field-errors'
-import { CURRENT_USER_KEY, useCurrentUser } from '../../auth/api/get-current-user'
+import { CURRENT_USER_KEY, useCurrentUser } from '../../../lib/current-user'
 import { promoteOwner, SETUP_STATUS_KEY, useSetupStatus } from '../api/setup'
 
 const FOLLOW_UP_DELAY_MS = 2000

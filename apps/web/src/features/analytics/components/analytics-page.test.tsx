@@ -9,7 +9,7 @@ import type { ContactMessage } from '@tempbox/types'
 import { AUTH_TOKEN_KEY } from '../../../lib/api-client'
 import { swrConfig } from '../../../lib/swr'
 import { server } from '../../../testing/mocks/server'
-import { useAuthToken } from '../../auth/stores/auth-token'
+import { useAuthToken } from '../../../stores/auth-token'
 import { AnalyticsPage } from './analytics-page'
 
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }))

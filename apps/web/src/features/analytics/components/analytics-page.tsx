@@ -2,7 +2,7 @@ import { Button, Card, CardContent } from '@tempbox/ui'
 import { Lock, ShieldAlert } from 'lucide-react'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
-import { useCurrentUser } from '../../auth/api/get-current-user'
+import { useCurrentUser } from '../../../lib/current-user'
 import { AnalyticsDashboard } from './analytics-dashboard'
 
 /** /analytics: guests are asked to sign in, plain users are refused, admins and owners see the dashboard. */

@@ -3,8 +3,8 @@ import { useCallback } from 'react'
 import useSWR, { useSWRConfig } from 'swr'
 import { apiJson, apiRequest } from '../../../lib/api-client'
 import { useCurrentAddress } from '../../../stores/current-address'
-import { useAuthToken } from '../stores/auth-token'
-import { CURRENT_USER_KEY } from './get-current-user'
+import { useAuthToken } from '../../../stores/auth-token'
+import { CURRENT_USER_KEY } from '../../../lib/current-user'
 
 export const SAVED_ADDRESSES_KEY = '/api/auth/addresses'
 

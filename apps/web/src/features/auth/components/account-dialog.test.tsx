@@ -11,7 +11,7 @@ import { swrConfig } from '../../../lib/swr'
 import { useCurrentAddress } from '../../../stores/current-address'
 import { gate } from '../../../testing/gate'
 import { server } from '../../../testing/mocks/server'
-import { useAuthToken } from '../stores/auth-token'
+import { useAuthToken } from '../../../stores/auth-token'
 import { AccountDialog } from './account-dialog'
 
 const user1 = { id: 1, email: 'ann@example.com', username: null, role: 'user', createdAt: '2026-01-01T00:00:00.000Z', authenticated: true }

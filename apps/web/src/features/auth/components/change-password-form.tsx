@@ -4,7 +4,7 @@ import { useState, type FormEvent } from 'react'
 import { useTranslation } from 'react-i18next'
 import { ApiError } from '../../../lib/api-client'
 import { changePassword } from '../api/auth'
-import { useAuthToken } from '../stores/auth-token'
+import { useAuthToken } from '../../../stores/auth-token'
 
 /**
  * Current + new password (spec §5: at least 6 characters). The server signs out every other session and answers a

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
-import { deleteMessage } from '../../message-viewer/api/message'
+import { deleteMessage } from '../message-viewer/api/message'
 
 /** How long a deleted message can be brought back before the server deletes it (the toast's own display time). */
 export const UNDO_DELETE_MS = 5000

@@ -1,5 +1,5 @@
 import { create } from 'zustand'
-import { AUTH_TOKEN_KEY } from '../../../lib/api-client'
+import { AUTH_TOKEN_KEY } from '../lib/api-client'
 
 interface AuthTokenState {
   token: string | null

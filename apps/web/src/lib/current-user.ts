@@ -1,7 +1,7 @@
 import type { MeResponse, PublicUser } from '@tempbox/types'
 import { useEffect } from 'react'
 import useSWR from 'swr'
-import { ApiError } from '../../../lib/api-client'
+import { ApiError } from './api-client'
 import { useAuthToken } from '../stores/auth-token'
 
 export const CURRENT_USER_KEY = '/api/auth/me'

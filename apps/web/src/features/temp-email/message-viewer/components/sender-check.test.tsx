@@ -1,4 +1,4 @@
-import '../../../lib/i18n'
+import '../../../../lib/i18n'
 import { render, screen } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import type { MessageAuth } from '@tempbox/types'

@@ -1,6 +1,6 @@
 import type { FullMessage } from '@tempbox/types'
 import useSWR from 'swr'
-import { apiJson, apiRequest } from '../../../lib/api-client'
+import { apiJson, apiRequest } from '../../../../lib/api-client'
 
 export function messageUrl(address: string, id: string): string {
   return `/api/email/${encodeURIComponent(address)}/messages/${encodeURIComponent(id)}`

@@ -1,0 +1,110 @@
+// One lint for the whole repository (`pnpm lint`; `pnpm test` runs it first). Besides the usual TypeScript and React
+// hooks rules it keeps the seams the code is built around, so that they hold by tool rather than by memory.
+import { readdirSync } from 'node:fs'
+import { defineConfig } from 'eslint/config'
+import js from '@eslint/js'
+import tseslint from 'typescript-eslint'
+import reactHooks from 'eslint-plugin-react-hooks'
+import { importX } from 'eslint-plugin-import-x'
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript'
+import globals from 'globals'
+
+const dirsIn = (path) =>
+  readdirSync(new URL(path, import.meta.url), { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && entry.name !== 'node_modules')
+    .map((entry) => entry.name)
+
+const apps = dirsIn('./apps/')
+const features = dirsIn('./apps/web/src/features/')
+
+const DRIVER = /^(better-sqlite3|pg|pg-.+)$/
+const DRIVER_MESSAGE = 'Only packages/db talks to the database driver: ask it for what you need.'
+const driverLoads = [
+  { selector: `ImportExpression[source.value=${DRIVER}]`, message: DRIVER_MESSAGE },
+  { selector: `CallExpression[arguments.0.value=${DRIVER}]`, message: DRIVER_MESSAGE },
+]
+const HANDLE_MESSAGE = "Apps hold no raw database connection: packages/db offers what they do with it in the apps' words."
+const rawHandle = [
+  { selector: "MemberExpression[property.name='sqlite']", message: HANDLE_MESSAGE },
+  { selector: "ObjectPattern > Property[key.name='sqlite']", message: HANDLE_MESSAGE },
+  { selector: "TSIndexedAccessType[indexType.literal.value='sqlite']", message: HANDLE_MESSAGE },
+]
+
+export default defineConfig(
+  {
+    ignores: ['**/node_modules/', '**/dist/', '**/coverage/', '**/.stryker-tmp/', '**/reports/', 'bench/results/', 'data/'],
+  },
+  js.configs.recommended,
+  tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node } },
+    linterOptions: { reportUnusedDisableDirectives: 'error' },
+    rules: {
+      // `_`-prefixed names are the code's way to say "deliberately unused" (callbacks' fixed parameter lists).
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      // Mail and file names are sanitised by matching control characters on purpose; the rule is for accidental ones.
+      'no-control-regex': 'off',
+    },
+  },
+  {
+    // Kysely's convention: a migration runs against the schema as it was then, not today's typed one.
+    files: ['packages/db/src/migrations/**', 'packages/db/test/message-content.test.ts'],
+    rules: { '@typescript-eslint/no-explicit-any': 'off' },
+  },
+  {
+    // The rules of hooks and complete effect dependencies. The plugin's React Compiler rules (refs read during render,
+    // setState in effects) are left out: the app is not compiled by it, and they would ask for rewrites of working hooks.
+    files: ['apps/web/**/*.{ts,tsx}'],
+    plugins: { 'react-hooks': reactHooks },
+    rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'error' },
+    languageOptions: { globals: { ...globals.browser } },
+  },
+
+  // Boundaries: apps never import another app (sources or tests), web features never import each other. Imports are resolved as TypeScript resolves them, and an import
+  // that does not resolve is itself an error, so a boundary cannot be passed by a path the resolver fails on.
+  {
+    files: ['**/*.{ts,tsx,js,mjs}'],
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/resolver-next': [createTypeScriptImportResolver({ project: ['apps/*/tsconfig.json', 'packages/*/tsconfig.json', 'tests/tsconfig.json'], noWarnOnMultipleProjects: true })],
+    },
+    rules: {
+      'import-x/no-unresolved': 'error',
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          zones: [
+            ...apps.map((app) => ({
+              target: `./apps/${app}`,
+              from: './apps',
+              except: [`./${app}`],
+              message: 'An app never imports another app: what both need belongs in a package under packages/.',
+            })),
+            ...features.map((feature) => ({
+              target: `./apps/web/src/features/${feature}`,
+              from: './apps/web/src/features',
+              except: [`./${feature}`],
+              message: 'Web features never import each other: move what both need to src/lib or src/components.',
+            })),
+          ],
+        },
+      ],
+    },
+  },
+
+  // The storage seam: packages/db is the only home of a database driver. Elsewhere no driver is imported (types
+  // included), required or loaded with import(); and the apps' code holds no raw connection (the `sqlite` handle
+  // createDb opens) — it asks packages/db for what it needs in its own words.
+  {
+    files: ['**/*.{ts,tsx,js,mjs}'],
+    ignores: ['packages/db/**'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ regex: DRIVER.source, message: DRIVER_MESSAGE }] }],
+      'no-restricted-syntax': ['error', ...driverLoads],
+    },
+  },
+  {
+    files: ['apps/*/src/**/*.{ts,tsx}'],
+    rules: { 'no-restricted-syntax': ['error', ...driverLoads, ...rawHandle] },
+  },
+)
