@@ -1,0 +1,143 @@
+import { spawn, spawnSync } from 'node:child_process'
+import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import pg from 'pg'
+
+/**
+ * A throwaway PostgreSQL for tests: a real server (Debian's `postgresql` package), in a temporary folder, on a free
+ * port of 127.0.0.1, stopped and deleted by `stop()`. No mock and no in-memory imitation.
+ */
+export interface PostgresServer {
+  /** Superuser URL of the server's `postgres` database (trust auth, loopback only). */
+  url: string
+  stop(): Promise<void>
+}
+
+const POSTGRES_ROOT = '/usr/lib/postgresql'
+
+/** The newest installed server's bin folder (Debian keeps it off the PATH), or POSTGRES_BIN when set. */
+export function postgresBinDir(): string {
+  const fromEnv = process.env.POSTGRES_BIN
+  if (fromEnv) return fromEnv
+  const versions = existsSync(POSTGRES_ROOT)
+    ? readdirSync(POSTGRES_ROOT).filter((v) => existsSync(join(POSTGRES_ROOT, v, 'bin', 'initdb'))).sort((a, b) => Number(b) - Number(a))
+    : []
+  if (versions.length === 0) {
+    throw new Error(`PostgreSQL's server is not installed: no ${POSTGRES_ROOT}/<version>/bin/initdb (apt-get install -y postgresql)`)
+  }
+  return join(POSTGRES_ROOT, versions[0]!, 'bin')
+}
+
+/** initdb refuses to run as root: as root the server's tools run as the `postgres` user, otherwise as ourselves. */
+function asServerUser(bin: string, args: string[]): [string, string[]] {
+  return process.getuid?.() === 0 ? ['runuser', ['-u', 'postgres', '--', bin, ...args]] : [bin, args]
+}
+
+function run(bin: string, args: string[], logFile?: string): Promise<void> {
+  const [command, argv] = asServerUser(bin, args)
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, argv, { stdio: ['ignore', 'pipe', 'pipe'] })
+    let output = ''
+    child.stdout.on('data', (d: Buffer) => (output += d.toString()))
+    child.stderr.on('data', (d: Buffer) => (output += d.toString()))
+    child.on('error', reject)
+    child.on('close', (code) => {
+      if (code === 0) return resolve()
+      const log = logFile && existsSync(logFile) ? `\n${readFileSync(logFile, 'utf8').slice(-2000)}` : ''
+      reject(new Error(`${bin} ${args.join(' ')} exited with ${code}: ${output.trim()}${log}`))
+    })
+  })
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer()
+    server.once('error', reject)
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number }
+      server.close(() => resolve(port))
+    })
+  })
+}
+
+function serverUid(): { uid: number; gid: number } | null {
+  if (process.getuid?.() !== 0) return null
+  const id = (flag: string) => Number(spawnSync('id', [flag, 'postgres'], { encoding: 'utf8' }).stdout.trim())
+  return { uid: id('-u'), gid: id('-g') }
+}
+
+/** initdb + pg_ctl start (≈ 3 s). The server is durable like production (`fsync=on`), and stops when this process exits. */
+export async function startPostgres(): Promise<PostgresServer> {
+  const bin = postgresBinDir()
+  const dir = mkdtempSync(join(tmpdir(), 'tempbox-pg-'))
+  const owner = serverUid()
+  if (owner) chownSync(dir, owner.uid, owner.gid)
+  const data = join(dir, 'data')
+  const log = join(dir, 'pg.log')
+  await run(join(bin, 'initdb'), ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--locale=C.UTF-8', '--no-sync'], log)
+
+  let port = 0
+  for (let attempt = 1; ; attempt++) {
+    port = await freePort()
+    const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=on -c max_connections=200`
+    try {
+      await run(join(bin, 'pg_ctl'), ['-D', data, '-o', options, '-l', log, '-w', '-t', '60', 'start'], log)
+      break
+    } catch (err) {
+      // Another process may take the port between our probe and the server's bind: try another one.
+      if (attempt >= 3) {
+        rmSync(dir, { recursive: true, force: true })
+        throw err
+      }
+    }
+  }
+
+  let stopped = false
+  // A run cut short (Ctrl-C, a crash) must not leave a server behind: stop it synchronously on the way out.
+  const stopOnExit = () => {
+    if (stopped) return
+    stopped = true
+    const [command, argv] = asServerUser(join(bin, 'pg_ctl'), ['-D', data, '-m', 'immediate', '-w', 'stop'])
+    spawnSync(command, argv, { stdio: 'ignore' })
+    rmSync(dir, { recursive: true, force: true })
+  }
+  process.once('exit', stopOnExit)
+
+  return {
+    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    async stop() {
+      if (stopped) return
+      stopped = true
+      process.removeListener('exit', stopOnExit)
+      try {
+        await run(join(bin, 'pg_ctl'), ['-D', data, '-m', 'fast', '-w', 'stop'], log)
+      } finally {
+        rmSync(dir, { recursive: true, force: true })
+      }
+    },
+  }
+}
+
+/** The URL of `server` with another database name. */
+export function databaseUrl(serverUrl: string, database: string): string {
+  const url = new URL(serverUrl)
+  url.pathname = `/${database}`
+  return url.toString()
+}
+
+let created = 0
+
+/** A new, empty database on the server at `serverUrl` (e.g. one per test file); returns its URL. */
+export async function createTestDatabase(serverUrl: string, prefix = 'test'): Promise<string> {
+  const name = `${prefix}_${process.pid}_${Date.now().toString(36)}_${created++}`.toLowerCase().replace(/[^a-z0-9_]/g, '_')
+  const client = new pg.Client({ connectionString: serverUrl })
+  await client.connect()
+  try {
+    await client.query(`CREATE DATABASE "${name}"`)
+  } finally {
+    await client.end()
+  }
+  return databaseUrl(serverUrl, name)
+}
