@@ -2,10 +2,14 @@ import { closeSync, mkdirSync, openSync } from 'node:fs'
 import { dirname } from 'node:path'
 import SQLite from 'better-sqlite3'
 import { Kysely, Migrator, SqliteDialect } from 'kysely'
-import { migrationProvider } from './migrations/index.js'
+import { migrationProviderFor } from './migrations/index.js'
+import { createPostgresDb, engineOf, isPostgresUrl } from './postgres-db.js'
 import type { Database } from './schema.js'
 
 export type Db = Kysely<Database>
+
+/** The storage engines behind `Db`: the embedded SQLite file (the default) or a PostgreSQL server. */
+export type Engine = 'sqlite' | 'postgres'
 
 export interface DbConfig {
   /** Path of the SQLite file, or ':memory:'. */
@@ -51,11 +55,27 @@ export function createDb(config: DbConfig): { db: Db; sqlite: SQLite.Database } 
   return { db, sqlite }
 }
 
-/** Runs every pending migration; throws with the failing migration's error. */
+export interface OpenDbConfig extends DbConfig {
+  /** DATABASE_URL: a `postgres://` URL picks PostgreSQL; unset (or anything else) keeps the SQLite file at `path`. */
+  url?: string
+  /** PostgreSQL only: connections this process keeps open at most. */
+  poolSize?: number
+}
+
+/**
+ * Opens the database the configuration names. `sqlite` is the raw handle of the SQLite file, null on PostgreSQL: code
+ * that still needs it (the data_version watcher, the checkpoint) has no counterpart there yet.
+ */
+export function openDb(config: OpenDbConfig): { db: Db; engine: Engine; sqlite: SQLite.Database | null } {
+  if (isPostgresUrl(config.url)) return { db: createPostgresDb({ url: config.url, poolSize: config.poolSize }), engine: 'postgres', sqlite: null }
+  return { ...createDb(config), engine: 'sqlite' }
+}
+
+/** Runs every pending migration of the db's engine; throws with the failing migration's error. */
 export async function migrateToLatest(db: Db): Promise<void> {
   // Parallel work lands migrations whose names sort before one already shipped (000301 after 001201): a database that
   // ran the later one must still take the earlier one rather than refuse to start.
-  const migrator = new Migrator({ db, provider: migrationProvider, allowUnorderedMigrations: true })
+  const migrator = new Migrator({ db, provider: migrationProviderFor(engineOf(db)), allowUnorderedMigrations: true })
   const { error, results } = await migrator.migrateToLatest()
   const failed = results?.find((r) => r.status === 'Error')
   if (error || failed) {

@@ -1,17 +1,17 @@
 import { Migrator } from 'kysely'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createDb, insertMessage, migrateToLatest, type Db } from '../src/index.js'
-import { migrationProvider } from '../src/migrations/index.js'
+import { migrationProviderFor } from '../src/migrations/index.js'
+import { ENGINES, freshTestDb, type TestEngine } from '../src/testing/index.js'
 
 const open: Db[] = []
 afterEach(async () => {
   for (const db of open.splice(0)) await db.destroy()
 })
 
-async function migratedDb(): Promise<Db> {
-  const { db } = createDb({ path: ':memory:' })
+async function migratedDb(engine: TestEngine): Promise<Db> {
+  const db = await freshTestDb(engine)
   open.push(db)
-  await migrateToLatest(db)
   return db
 }
 
@@ -34,56 +34,59 @@ const message = {
 const count = async (db: Db, table: 'message' | 'message_content' | 'attachment') =>
   Number((await db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n)
 
-describe('a message sent to several inboxes', () => {
-  it('is stored once and listed in each inbox', async () => {
-    const db = await migratedDb()
-    const inboxes = [await addInbox(db, 'a'), await addInbox(db, 'b'), await addInbox(db, 'c')]
-    const ids = await insertMessage(db, inboxes, message)
-    expect(ids).toHaveLength(3)
-    expect(await count(db, 'message')).toBe(3)
-    expect(await count(db, 'message_content')).toBe(1)
-    expect(await count(db, 'attachment')).toBe(1)
+describe.each(ENGINES)('on %s', (engine) => {
+  describe('a message sent to several inboxes', () => {
+    it('is stored once and listed in each inbox', async () => {
+      const db = await migratedDb(engine)
+      const inboxes = [await addInbox(db, 'a'), await addInbox(db, 'b'), await addInbox(db, 'c')]
+      const ids = await insertMessage(db, inboxes, message)
+      expect(ids).toHaveLength(3)
+      expect(await count(db, 'message')).toBe(3)
+      expect(await count(db, 'message_content')).toBe(1)
+      expect(await count(db, 'attachment')).toBe(1)
+    })
+
+    it('stays in the other inboxes when deleted from one or when one address expires, and goes with the last', async () => {
+      const db = await migratedDb(engine)
+      const [a, b, c] = [await addInbox(db, 'a'), await addInbox(db, 'b'), await addInbox(db, 'c')]
+      const [inA] = await insertMessage(db, [a, b, c], message)
+      await db.deleteFrom('message').where('id', '=', inA!).execute()
+      expect(await count(db, 'message_content')).toBe(1)
+      await db.deleteFrom('inbox').where('id', '=', b).execute()
+      expect(await count(db, 'message_content')).toBe(1)
+      const left = await db
+        .selectFrom('message')
+        .innerJoin('message_content', 'message_content.id', 'message.message_content_id')
+        .select(['message.inbox_id', 'message_content.text'])
+        .execute()
+      expect(left).toEqual([{ inbox_id: c, text: 'shared body' }])
+      expect(await count(db, 'attachment')).toBe(1)
+      await db.deleteFrom('inbox').where('id', '=', c).execute()
+      expect(await count(db, 'message_content')).toBe(0)
+      expect(await count(db, 'attachment')).toBe(0)
+    })
   })
 
-  it('stays in the other inboxes when deleted from one or when one address expires, and goes with the last', async () => {
-    const db = await migratedDb()
-    const [a, b, c] = [await addInbox(db, 'a'), await addInbox(db, 'b'), await addInbox(db, 'c')]
-    const [inA] = await insertMessage(db, [a, b, c], message)
-    await db.deleteFrom('message').where('id', '=', inA!).execute()
-    expect(await count(db, 'message_content')).toBe(1)
-    await db.deleteFrom('inbox').where('id', '=', b).execute()
-    expect(await count(db, 'message_content')).toBe(1)
-    const left = await db
-      .selectFrom('message')
-      .innerJoin('message_content', 'message_content.id', 'message.message_content_id')
-      .select(['message.inbox_id', 'message_content.text'])
-      .execute()
-    expect(left).toEqual([{ inbox_id: c, text: 'shared body' }])
-    expect(await count(db, 'attachment')).toBe(1)
-    await db.deleteFrom('inbox').where('id', '=', c).execute()
-    expect(await count(db, 'message_content')).toBe(0)
-    expect(await count(db, 'attachment')).toBe(0)
+  describe('inbox quota counters', () => {
+    it('count each inbox’s messages and bytes as they come and go', async () => {
+      const db = await migratedDb(engine)
+      const [a, b] = [await addInbox(db, 'a'), await addInbox(db, 'b')]
+      const [inA] = await insertMessage(db, [a, b], message)
+      await insertMessage(db, [a], message)
+      const holds = async () => db.selectFrom('inbox').select(['id', 'message_count', 'bytes_used']).orderBy('id').execute()
+      expect(await holds()).toEqual([{ id: a, message_count: 2, bytes_used: 54 }, { id: b, message_count: 1, bytes_used: 27 }])
+      await db.deleteFrom('message').where('id', '=', inA!).execute()
+      expect(await holds()).toEqual([{ id: a, message_count: 1, bytes_used: 27 }, { id: b, message_count: 1, bytes_used: 27 }])
+    })
   })
-})
 
-describe('inbox quota counters', () => {
-  it('count each inbox’s messages and bytes as they come and go', async () => {
-    const db = await migratedDb()
-    const [a, b] = [await addInbox(db, 'a'), await addInbox(db, 'b')]
-    const [inA] = await insertMessage(db, [a, b], message)
-    await insertMessage(db, [a], message)
-    const holds = async () => db.selectFrom('inbox').select(['id', 'message_count', 'bytes_used']).orderBy('id').execute()
-    expect(await holds()).toEqual([{ id: a, message_count: 2, bytes_used: 54 }, { id: b, message_count: 1, bytes_used: 27 }])
-    await db.deleteFrom('message').where('id', '=', inA!).execute()
-    expect(await holds()).toEqual([{ id: a, message_count: 1, bytes_used: 27 }, { id: b, message_count: 1, bytes_used: 27 }])
-  })
 })
 
 describe('migration to stored-once content', () => {
   it('keeps every message, its source and its attachments', async () => {
     const { db } = createDb({ path: ':memory:' })
     open.push(db)
-    const migrator = new Migrator({ db, provider: migrationProvider })
+    const migrator = new Migrator({ db, provider: migrationProviderFor('sqlite') })
     const before = await migrator.migrateTo('2026_11_23_000008_short_link_owner_secret')
     expect(before.error).toBeUndefined()
     const inbox = await addInbox(db, 'old')

@@ -1,4 +1,5 @@
 import type { Migration, MigrationProvider } from 'kysely'
+import { POSTGRES_MIGRATIONS } from './postgres/index.js'
 import * as m0001 from './2026_11_22_000001_create_inbox_and_message.js'
 import * as m0002 from './2026_11_22_000002_create_contact_analytics_links.js'
 import * as m0003 from './2026_11_22_000003_count_generated_addresses.js'
@@ -19,9 +20,11 @@ import * as m0301 from './2026_11_24_000301_burn_after_use.js'
 
 /**
  * Migrations are listed statically (not read from disk) so they survive bundling into each app.
- * Add new ones at the end; never edit or reorder a shipped one.
+ * Add new ones at the end; never edit or reorder a shipped one. Each engine has its own list: a change written with
+ * Kysely's schema builder alone usually runs on both (list the same module in postgres/index.ts); where the dialects
+ * differ, postgres/ holds its own file of the same name. The engine-parity test fails until both lists agree.
  */
-const MIGRATIONS: Record<string, Migration> = {
+const SQLITE_MIGRATIONS: Record<string, Migration> = {
   '2026_11_22_000001_create_inbox_and_message': m0001,
   '2026_11_22_000002_create_contact_analytics_links': m0002,
   '2026_11_22_000003_count_generated_addresses': m0003,
@@ -41,6 +44,11 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026_11_24_000301_burn_after_use': m0301,
 }
 
-export const migrationProvider: MigrationProvider = {
-  getMigrations: async () => MIGRATIONS,
+const PROVIDERS: Record<'sqlite' | 'postgres', MigrationProvider> = {
+  sqlite: { getMigrations: async () => SQLITE_MIGRATIONS },
+  postgres: { getMigrations: async () => POSTGRES_MIGRATIONS },
+}
+
+export function migrationProviderFor(engine: 'sqlite' | 'postgres'): MigrationProvider {
+  return PROVIDERS[engine]
 }

@@ -1,4 +1,6 @@
 import { inject } from 'vitest'
+import { createDb, migrateToLatest, type Db } from '../create-db.js'
+import { createPostgresDb } from '../postgres-db.js'
 import { createTestDatabase } from './postgres.js'
 
 export { startPostgres, createTestDatabase, databaseUrl, postgresBinDir, type PostgresServer } from './postgres.js'
@@ -10,4 +12,14 @@ export type TestEngine = (typeof ENGINES)[number]
 /** A new empty database on the run's PostgreSQL (see global-setup.ts); returns its URL. */
 export function freshPostgresDatabase(prefix?: string): Promise<string> {
   return createTestDatabase(inject('postgresUrl'), prefix)
+}
+
+/**
+ * A new, migrated database on `engine`: an in-memory SQLite, or a database of its own on the run's PostgreSQL.
+ * Destroy it after the test.
+ */
+export async function freshTestDb(engine: TestEngine): Promise<Db> {
+  const db = engine === 'postgres' ? createPostgresDb({ url: await freshPostgresDatabase() }) : createDb({ path: ':memory:' }).db
+  await migrateToLatest(db)
+  return db
 }

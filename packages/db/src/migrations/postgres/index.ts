@@ -1,0 +1,10 @@
+import type { Migration } from 'kysely'
+import * as baseline from './2026_11_24_001400_baseline.js'
+
+/**
+ * PostgreSQL's migrations (see ../index.ts). The baseline is SQLite's schema as of 2026_11_24_001201; later changes
+ * are added after it, a shared module where Kysely's schema builder says it for both engines.
+ */
+export const POSTGRES_MIGRATIONS: Record<string, Migration> = {
+  '2026_11_24_001400_baseline': baseline,
+}

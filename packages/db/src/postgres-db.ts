@@ -1,0 +1,42 @@
+import { Kysely, PostgresAdapter, PostgresDialect } from 'kysely'
+import pg from 'pg'
+import type { Database } from './schema.js'
+
+export interface PostgresConfig {
+  /** `postgres://user:password@host:port/database` (or `postgresql://`). */
+  url: string
+  /** Connections this process keeps open at most (each API or ingest process has its own pool). */
+  poolSize?: number
+}
+
+/** Enough for one process's concurrent requests without crowding PostgreSQL's max_connections across nodes. */
+export const DEFAULT_POOL_SIZE = 10
+
+const INT8_OID = 20
+const NUMERIC_OID = 1700
+
+/**
+ * `pg` returns int8 (and numeric, e.g. `sum()` of bigint) as strings because they can exceed 2^53. Ours are ids, byte
+ * counts and epoch milliseconds, all far below it: they come back as numbers, as SQLite gives them, so no code above
+ * the storage layer knows which engine it talks to.
+ */
+const types: pg.CustomTypesConfig = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === INT8_OID || oid === NUMERIC_OID ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format ?? 'text')) as pg.CustomTypesConfig['getTypeParser'],
+}
+
+/** True when DATABASE_URL names a PostgreSQL server (anything else keeps the embedded SQLite file). */
+export function isPostgresUrl(value: string | undefined): value is string {
+  return value !== undefined && /^postgres(ql)?:\/\//i.test(value.trim())
+}
+
+/** A Kysely on a pool of connections to PostgreSQL. Connections open lazily, at the first query. */
+export function createPostgresDb(config: PostgresConfig): Kysely<Database> {
+  const pool = new pg.Pool({ connectionString: config.url.trim(), max: config.poolSize ?? DEFAULT_POOL_SIZE, types })
+  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })
+}
+
+/** Which engine a Kysely talks to, for the few places where the SQL differs. */
+export function engineOf(db: Kysely<any>): 'sqlite' | 'postgres' {
+  return db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite'
+}
