@@ -126,7 +126,7 @@ describe('migration of text heads to a table of their own', () => {
   it('moves each stored head, empties the old column, and a head goes with its message', async () => {
     const { db } = createDb({ path: ':memory:' })
     open.push(db)
-    const migrator = new Migrator({ db, provider: migrationProvider, allowUnorderedMigrations: true })
+    const migrator = new Migrator({ db, provider: migrationProviderFor('sqlite'), allowUnorderedMigrations: true })
     expect((await migrator.migrateTo('2026_11_24_001201_message_text_head')).error).toBeUndefined()
     const inbox = await addInbox(db, 'old')
     const [withHead] = await insertMessage(db, [inbox], message)
