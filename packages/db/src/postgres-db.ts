@@ -37,6 +37,6 @@ export function createPostgresDb(config: PostgresConfig): Kysely<Database> {
 }
 
 /** Which engine a Kysely talks to, for the few places where the SQL differs. */
-export function engineOf(db: Kysely<any>): 'sqlite' | 'postgres' {
+export function engineOf(db: { getExecutor: Kysely<Database>['getExecutor'] }): 'sqlite' | 'postgres' {
   return db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite'
 }

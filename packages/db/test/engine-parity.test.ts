@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely'
+import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createDb, createPostgresDb, migrateToLatest, type Db } from '../src/index.js'
 import { freshPostgresDatabase } from '../src/testing/index.js'
@@ -50,7 +50,7 @@ async function sqliteSchema(db: Db): Promise<Schema> {
   return schema
 }
 
-async function postgresSchema(db: Kysely<any>): Promise<Schema> {
+async function postgresSchema(db: Db): Promise<Schema> {
   const q = async <T>(query: string) => (await sql.raw<T>(query).execute(db)).rows
   const schema: Schema = { columns: [], keys: [], indexes: [], triggers: [] }
   const cols = await q<{ table_name: string; column_name: string; data_type: string; is_nullable: string }>(`

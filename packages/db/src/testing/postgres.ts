@@ -78,7 +78,7 @@ export async function startPostgres(): Promise<PostgresServer> {
   const log = join(dir, 'pg.log')
   await run(join(bin, 'initdb'), ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--locale=C.UTF-8', '--no-sync'], log)
 
-  let port = 0
+  let port: number
   for (let attempt = 1; ; attempt++) {
     port = await freePort()
     const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=on -c max_connections=200`
