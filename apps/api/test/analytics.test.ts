@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { buildTestApp } from './helper.js'
 import { bearer, signUp } from './auth-helpers.js'
+import { expectRateLimited } from './rate-limit-answer.js'
 import type { App } from '../src/app.js'
 import { AnalyticsService, dayOf, normalisePath } from '../src/services/analytics/analytics-service.js'
 
@@ -67,6 +68,20 @@ describe('page views and figures', () => {
     const stored = JSON.stringify(await app.db.selectFrom('visitor_daily').selectAll().execute())
     expect(stored).not.toContain('127.0.0.1')
     expect((await app.inject({ method: 'GET', url: '/api/analytics/dashboard?days=12', headers: bearer(owner.token) })).statusCode).toBe(400)
+  })
+
+  it('is rate-limited per IP: 120 views a minute, then 429 counting nothing, while another IP is still counted', async () => {
+    const view = (remoteAddress: string) => app.inject({ method: 'POST', url: '/api/analytics/pageview', payload: { path: '/' }, remoteAddress })
+    const statuses: number[] = []
+    for (let i = 0; i < 120; i++) statuses.push((await view('203.0.113.90')).statusCode)
+    expect(statuses).toEqual(Array<number>(120).fill(204))
+    expectRateLimited(await view('203.0.113.90'), 60)
+    expectRateLimited(await view('203.0.113.90'), 60)
+    expect((await view('198.51.100.90')).statusCode).toBe(204)
+
+    const owner = await signUp(app, 'owner')
+    const realtime = (await app.inject({ method: 'GET', url: '/api/analytics/realtime', headers: bearer(owner.token) })).json()
+    expect(realtime).toMatchObject({ pageViewsToday: 121, visitorsToday: 2 })
   })
 
   it('rotates the visitor salt daily, so the same person hashes differently on another day', async () => {

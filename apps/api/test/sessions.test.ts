@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { buildTestApp } from './helper.js'
 import { bearer, signUp } from './auth-helpers.js'
+import { expectRateLimited } from './rate-limit-answer.js'
 import type { App } from '../src/app.js'
 
 const REVOKED = 'This session was signed out (password changed or signed out everywhere). Please sign in again.'
@@ -74,11 +75,23 @@ describe('change password', () => {
     expect((await app.inject({ method: 'POST', url: '/api/auth/password', payload: { currentPassword: 'a', newPassword: 'bbbbbb' } })).statusCode).toBe(401)
   })
 
-  it('is rate-limited per IP, so a stolen token cannot guess the current password for long', async () => {
-    const { token } = await signUp(app)
-    let last = 0
-    for (let i = 0; i < 11; i++) last = (await changePassword(token, `guess-${i}`, 'brand-new-pass')).statusCode
-    expect(last).toBe(429)
+  it('is rate-limited per IP: 10 answers in 15 minutes, then 429 even for the right password, while another IP is still served', async () => {
+    const { email, token } = await signUp(app)
+    const from = (remoteAddress: string, currentPassword: string) =>
+      app.inject({ method: 'POST', url: '/api/auth/password', headers: bearer(token), payload: { currentPassword, newPassword: 'brand-new-pass' }, remoteAddress })
+    const guesses = []
+    for (let i = 0; i < 10; i++) guesses.push(await from('203.0.113.70', `guess-${i}`))
+    expect(guesses.map((r) => r.statusCode)).toEqual(Array<number>(10).fill(403))
+    for (const res of guesses) expect(res.json()).toMatchObject({ code: 'wrong_password' })
+    // A stolen token buys no more guesses: the right password is refused too, and changes nothing.
+    expectRateLimited(await from('203.0.113.70', 'secret-pass'), 15 * 60)
+    expectRateLimited(await from('203.0.113.70', 'secret-pass'), 15 * 60)
+    expect((await login(email, 'secret-pass')).statusCode).toBe(200)
+    expect((await me(token)).statusCode).toBe(200)
+
+    const elsewhere = await from('198.51.100.70', 'secret-pass')
+    expect(elsewhere.statusCode).toBe(200)
+    expect((await login(email, 'brand-new-pass')).statusCode).toBe(200)
   })
 })
 

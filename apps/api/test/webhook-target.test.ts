@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import type { App } from '../src/app.js'
 import { isPublicAddress, parseWebhookUrl, resolveTarget } from '../src/services/webhooks/webhook-target.js'
 import { buildTestApp } from './helper.js'
+import { expectRateLimited } from './rate-limit-answer.js'
 
 describe('which addresses a webhook may reach', () => {
   it.each([
@@ -72,6 +73,22 @@ describe('PUT /api/email/{address}/webhook with the default policy (https only, 
     const gone = await app.inject({ method: 'DELETE', url: `/api/email/${address}/webhook` })
     expect(gone.statusCode).toBe(404)
     expect(gone.json()).toMatchObject({ code: 'webhook_not_found' })
+  })
+
+  it('is rate-limited per IP: 30 sets a minute, then 429 keeping the last webhook, while another IP is still served', async () => {
+    app = await buildTestApp({ WEBHOOK_ALLOW_PRIVATE: 'true' })
+    const address = await addressOf(app)
+    const set = (remoteAddress: string, url: string) => app.inject({ method: 'PUT', url: `/api/email/${address}/webhook`, payload: { url }, remoteAddress })
+    const statuses: number[] = []
+    for (let i = 0; i < 30; i++) statuses.push((await set('203.0.113.100', `https://127.0.0.1:9/hook${i}`)).statusCode)
+    expect(statuses).toEqual([201, ...Array<number>(29).fill(200)])
+    expectRateLimited(await set('203.0.113.100', 'https://127.0.0.1:9/refused'), 60)
+    expectRateLimited(await set('203.0.113.100', 'https://127.0.0.1:9/refused'), 60)
+    const shown = async () => (await app.inject({ method: 'GET', url: `/api/email/${address}/webhook` })).json<{ url: string }>().url
+    expect(await shown()).toBe('https://127.0.0.1:9/hook29')
+
+    expect((await set('198.51.100.100', 'https://127.0.0.1:9/elsewhere')).statusCode).toBe(200)
+    expect(await shown()).toBe('https://127.0.0.1:9/elsewhere')
   })
 
   it('answers 404 for an unknown address', async () => {
