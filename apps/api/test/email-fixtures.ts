@@ -1,6 +1,6 @@
 import { openStorage, toStoredSource, type WriteMessages } from '@tempbox/db'
-import { deriveView } from '../../mail-ingest/src/derive-view.js'
-import type { ParsedMessage } from '../../mail-ingest/src/parse-message.js'
+import { deriveView } from '@tempbox/mail-ingest/derive-view'
+import type { ParsedMessage } from '@tempbox/mail-ingest/parse-message'
 import type { App } from '../src/app.js'
 import { nextTurn } from './helper.js'
 
