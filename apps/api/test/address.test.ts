@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { AppError } from '../src/errors.js'
-import { parseAddress, validateLocalPart } from '../src/services/address.js'
+import { parseAddress, validateLocalPart } from '../src/services/inboxes/address.js'
 
 /** The refusal a rule answers with: code, sentence and the field hint a person reads. */
 function refusal(run: () => unknown): { code: string; message: string; fields?: Record<string, string> } {
