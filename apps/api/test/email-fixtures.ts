@@ -1,6 +1,5 @@
-import { openStorage, toStoredSource, type WriteMessages } from '@tempbox/db'
-import { deriveView } from '@tempbox/mail-ingest/derive-view'
-import type { ParsedMessage } from '@tempbox/mail-ingest/parse-message'
+import { openStorage, toStoredSource, type IncomingMessage, type WriteMessages } from '@tempbox/db'
+import { deriveParsed } from '@tempbox/mail-derive'
 import type { App } from '../src/app.js'
 import { nextTurn } from './helper.js'
 
@@ -35,6 +34,12 @@ function ingestWriter(path: string): WriteMessages {
   return write
 }
 
+/** The view as ingest's parse worker derives and stores it (without the failures it logs). */
+function storedView(parsed: IncomingMessage['parsed']): IncomingMessage['derived'] {
+  const { failures: _failures, ...derived } = deriveParsed(parsed)
+  return derived
+}
+
 /**
  * Stores a message with mail-ingest's own code (the stored source, the derived view and the writer its store worker
  * runs) on a connection of its own: the api sees it as it sees real mail, through `PRAGMA data_version`. The mail is
@@ -53,7 +58,7 @@ export async function deliverToAll(app: App, addresses: string[], mail: TestMail
   const fromAddress = mail.fromAddress ?? 'sender@example.com'
   const raw = mail.raw ?? Buffer.from(`From: ${fromAddress}\r\nSubject: ${subject}\r\n\r\n${mail.text ?? ''}\r\n`)
   const text = mail.text === undefined ? 'Hello there' : mail.text
-  const parsed: ParsedMessage = {
+  const parsed: IncomingMessage['parsed'] = {
     from: { name: mail.fromName ?? 'Sender', address: fromAddress },
     recipients: addresses.map((address) => ({ name: '', address })),
     subject,
@@ -71,7 +76,7 @@ export async function deliverToAll(app: App, addresses: string[], mail: TestMail
     })),
   }
   await ingestWriter(app.config.databasePath)([
-    { inboxIds, parsed, source: toStoredSource(raw, text), receivedAt: mail.receivedAt ?? Date.now(), derived: deriveView(parsed) },
+    { inboxIds, parsed, source: toStoredSource(raw, text), receivedAt: mail.receivedAt ?? Date.now(), derived: storedView(parsed) },
   ])
   const ids = []
   for (const inboxId of inboxIds) {
