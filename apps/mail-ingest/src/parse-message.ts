@@ -1,3 +1,4 @@
+import type { IncomingAttachment } from '@tempbox/db'
 import { Headers, type HeaderLine } from '@zone-eu/mailsplit'
 import { MailParser, simpleParser, type AddressObject, type EmailAddress, type ParsedMail } from 'mailparser'
 import { plainTextBody } from './plain-text-body.js'
@@ -7,16 +8,8 @@ export interface MailAddress {
   address: string
 }
 
-export interface ParsedAttachment {
-  filename: string
-  contentType: string
-  size: number
-  /** Content-ID without angle brackets, as `cid:` URLs in the HTML refer to it. */
-  /** Content-ID without angle brackets, as `cid:` URLs in the HTML refer to it. */
-  contentId: string | null
-  isInline: boolean
-  content: Buffer
-}
+/** The store's own shape of an attachment: what is parsed is what is stored. */
+export type ParsedAttachment = IncomingAttachment
 
 /** What the rest of ingest sees of a message: mailparser's own types stay inside this file. */
 export interface ParsedMessage {

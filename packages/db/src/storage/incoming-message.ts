@@ -40,6 +40,7 @@ export interface IncomingAttachment {
   filename: string
   contentType: string
   size: number
+  /** Content-ID without angle brackets, as `cid:` URLs in the HTML refer to it. */
   contentId: string | null
   isInline: boolean
   content: Buffer
