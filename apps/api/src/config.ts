@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
-import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE, resolveDatabasePath } from '@tempbox/db'
+import { isPostgresUrl, POSTGRES_NOT_YET, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE, resolveDatabasePath } from '@tempbox/db'
 import { metricsAddress, type MetricsAddress } from '@tempbox/metrics'
 
 export interface Config {
@@ -154,6 +154,9 @@ export function loadConfig(env: Env = process.env): Config {
   }
   // Each process would open its own empty in-memory database.
   if (config.apiProcesses > 1 && databasePath === ':memory:') problems.push('API_PROCESSES > 1 needs a database file: set DATABASE_PATH')
+  // Only packages/db and its migrations run on PostgreSQL so far: serving from the SQLite file while the operator
+  // believes every replica shares one database would split mail and limits between replicas without a word.
+  if (isPostgresUrl(env.DATABASE_URL)) problems.push(POSTGRES_NOT_YET)
   if (problems.length > 0) throw new Error(`[config] invalid environment:\n  - ${problems.join('\n  - ')}`)
   return Object.freeze(config)
 }

@@ -1,4 +1,4 @@
-import { resolveDatabasePath } from '@tempbox/db'
+import { isPostgresUrl, POSTGRES_NOT_YET, resolveDatabasePath } from '@tempbox/db'
 import { metricsAddress, type MetricsAddress } from '@tempbox/metrics'
 import { loadMailAuthConfig, type MailAuthConfig } from './mail-auth/config.js'
 
@@ -134,6 +134,8 @@ export function loadConfig(env: Env = process.env): Config {
   // The api reads what ingest writes, and the store and checkpoint threads open the file too: a private in-memory
   // database would take mail that nobody can ever read.
   if (config.databasePath === ':memory:') problems.push('DATABASE_PATH must be the database file the api reads (got ":memory:")')
+  // Acknowledging mail into a SQLite file that api replicas on PostgreSQL would never read loses it: refuse instead.
+  if (isPostgresUrl(env.DATABASE_URL)) problems.push(POSTGRES_NOT_YET)
   if (problems.length > 0) throw new Error(`[config] invalid environment:\n  ${problems.join('\n  ')}`)
   return Object.freeze(config)
 }
