@@ -7,7 +7,7 @@ export { convertPageSize, type PageSizeResult } from './page-size.js'
 export { CONTENT_COLUMNS, insertMessage, selectMessagesWithContent, type MessageToInsert } from './messages.js'
 export { writeHeartbeat, lastHeartbeat, INGEST_SERVICE, type Heartbeat } from './heartbeat.js'
 export {
-  openStorage, openSqliteStorage, UNICODE_LOWER, NO_LIMITS, refusalKindOf, StoreRefusal,
+  openStorage, openSqliteStorage, openPostgresStorage, UNICODE_LOWER, NO_LIMITS, refusalKindOf, StoreRefusal,
   type ActiveInbox, type CommitSignal, type Storage, type StorageConfig, type StoredVerdict,
   type IncomingAttachment, type IncomingMessage, type RefusalKind, type WriteMessages, type WriterLimits,
 } from './storage/index.js'

@@ -7,6 +7,11 @@ export interface PostgresConfig {
   url: string
   /** Connections this process keeps open at most (each API or ingest process has its own pool). */
   poolSize?: number
+  /**
+   * false: the pool's sessions commit with synchronous_commit=off (a commit may be lost on a crash, never half-applied).
+   * Only for what may be redone or reads as unknown when lost, never for mail.
+   */
+  durable?: boolean
 }
 
 /** Enough for one process's concurrent requests without crowding PostgreSQL's max_connections across nodes. */
@@ -37,10 +42,21 @@ export function isPostgresUrl(value: string | undefined): value is string {
   return value !== undefined && /^postgres(ql)?:\/\//i.test(value.trim())
 }
 
+/** How this package connects a pg Client or Pool to `url`: our type parsers, and the session settings `durable` asks for. */
+export function postgresClientConfig(config: Pick<PostgresConfig, 'url' | 'durable'>): pg.ClientConfig {
+  // A startup option, so every session of the pool has it from its first statement (no SET per checkout).
+  return { connectionString: config.url.trim(), types, ...(config.durable === false ? { options: '-c synchronous_commit=off' } : {}) }
+}
+
+/** A pool of connections to PostgreSQL (they open lazily, at the first query) and a Kysely on it. */
+export function createPostgresPool(config: PostgresConfig): { db: Kysely<Database>; pool: pg.Pool } {
+  const pool = new pg.Pool({ ...postgresClientConfig(config), max: config.poolSize ?? DEFAULT_POOL_SIZE })
+  return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), pool }
+}
+
 /** A Kysely on a pool of connections to PostgreSQL. Connections open lazily, at the first query. */
 export function createPostgresDb(config: PostgresConfig): Kysely<Database> {
-  const pool = new pg.Pool({ connectionString: config.url.trim(), max: config.poolSize ?? DEFAULT_POOL_SIZE, types })
-  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })
+  return createPostgresPool(config).db
 }
 
 /** Which engine a Kysely talks to, for the few places where the SQL differs. */

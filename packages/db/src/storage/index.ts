@@ -4,12 +4,15 @@ export {
   type IncomingAttachment, type IncomingMessage, type RefusalKind, type WriteMessages, type WriterLimits,
 } from './incoming-message.js'
 export { openSqliteStorage } from './sqlite/open.js'
+export { openPostgresStorage } from './postgres/open.js'
 export { UNICODE_LOWER } from './text-functions.js'
 
+import { isPostgresUrl } from '../postgres-db.js'
+import { openPostgresStorage } from './postgres/open.js'
 import { openSqliteStorage } from './sqlite/open.js'
 import type { Storage, StorageConfig } from './storage.js'
 
-/** Opens the storage the configuration names. Today the embedded SQLite file; PostgreSQL slots in here. */
+/** Opens the storage the configuration names: PostgreSQL for a postgres:// `url`, otherwise the SQLite file at `path`. */
 export function openStorage(config: StorageConfig): Storage {
-  return openSqliteStorage(config)
+  return isPostgresUrl(config.url) ? openPostgresStorage({ ...config, url: config.url }) : openSqliteStorage(config)
 }

@@ -1,4 +1,4 @@
-import type { Db } from '../create-db.js'
+import type { Db, Engine } from '../create-db.js'
 import type { WriteMessages, WriterLimits } from './incoming-message.js'
 
 /**
@@ -8,7 +8,7 @@ import type { WriteMessages, WriterLimits } from './incoming-message.js'
  */
 export interface Storage {
   /** Which engine this is (logs, readiness answers). */
-  readonly engine: 'sqlite'
+  readonly engine: Engine
   /** The query builder over this storage, for repositories. */
   readonly db: Db
   /** Resolves when the database answers a query; rejects with its error otherwise (readiness). */
@@ -62,9 +62,13 @@ export interface CommitSignal {
 }
 
 export interface StorageConfig {
-  /** Path of the SQLite file, or ':memory:'. */
+  /** Path of the SQLite file, or ':memory:' (not used when `url` names PostgreSQL). */
   path: string
-  /** How long a writer waits for another connection's lock before failing (ms). */
+  /** DATABASE_URL: a `postgres://` URL opens PostgreSQL; unset (or anything else) keeps the SQLite file at `path`. */
+  url?: string
+  /** PostgreSQL only: connections this storage's pool keeps open at most. */
+  poolSize?: number
+  /** SQLite only: how long a writer waits for another connection's lock before failing (ms). */
   busyTimeoutMs?: number
   /**
    * false: this storage's commits may be lost on power loss, though never half-applied (SQLite: synchronous=NORMAL;

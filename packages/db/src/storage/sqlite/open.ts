@@ -1,5 +1,6 @@
 import { sql } from 'kysely'
 import { createDb } from '../../create-db.js'
+import { findActiveInbox, settleLeftoverChecks } from '../queries.js'
 import { registerTextFunctions } from '../text-functions.js'
 import type { CommitSignal, Storage, StorageConfig } from '../storage.js'
 import { databaseBytes, freeDiskBytes } from './disk.js'
@@ -33,26 +34,14 @@ export function openSqliteStorage(config: StorageConfig): Storage {
         },
       }
     },
-    async findActiveInbox(address, now) {
-      const row = await db
-        .selectFrom('inbox')
-        .select(['id', 'expires_at', 'message_count', 'bytes_used', 'burn'])
-        .where('address', '=', address)
-        .where('expires_at', '>', now)
-        .executeTakeFirst()
-      if (!row) return null
-      return { id: row.id, expiresAt: row.expires_at, messageCount: row.message_count, bytesUsed: row.bytes_used, burnsOnRead: row.burn === 'read' }
-    },
+    findActiveInbox: (address, now) => findActiveInbox(db, address, now),
     async databaseBytes() {
       return databaseBytes(sqlite)
     },
     async freeDiskBytes() {
       return freeDiskBytes(config.path)
     },
-    async settleLeftoverChecks(now) {
-      const settled = await db.updateTable('message_auth').set({ status: 'unknown', checked_at: now }).where('status', '=', 'checking').executeTakeFirst()
-      return Number(settled.numUpdatedRows)
-    },
+    settleLeftoverChecks: (now) => settleLeftoverChecks(db, now),
     messageWriter(limits, options) {
       if (options?.autocheckpointBytes) {
         // Counted in pages: a file created before 16 KB pages keeps its own size.
