@@ -3,8 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { sql } from 'kysely'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { insertMessage, migrateToLatest, openStorage, UNICODE_LOWER, type Storage, type StorageConfig } from '../src/index.js'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { insertMessage, migrateToLatest, NO_LIMITS, openStorage, refusalKindOf, UNICODE_LOWER, type DeleteEvent, type IncomingMessage, type Storage, type StorageConfig } from '../src/index.js'
 import { ENGINES, freshPostgresDatabase, type TestEngine } from '../src/testing/index.js'
 
 const HOUR = 3_600_000
@@ -54,6 +54,19 @@ async function checkingMessage(inboxId: number, subject: string): Promise<number
   return message_content_id
 }
 
+/** A received message as mail-ingest hands it to the writer. */
+function incoming(subject: string, inboxIds: number[], body = 'body', envelope?: object): IncomingMessage {
+  const raw = Buffer.from(`Subject: ${subject}\r\n\r\n${body}\r\n`)
+  return {
+    inboxIds,
+    parsed: { from: { name: 'Ann', address: 'ann@example.test' }, recipients: [], subject, text: body, html: null, sentAt: null, headers: [], attachments: [] },
+    source: { raw, bodyIsText: false, size: raw.length },
+    receivedAt: Date.now(),
+    derived: { version: 1, preview: body.slice(0, 100), htmlText: null, codes: [], links: [], safeHtml: null, hasRemoteContent: false, htmlWithheld: null },
+    envelope,
+  }
+}
+
 describe.each(ENGINES)('storage on %s', (engine) => {
   beforeEach(() => open(engine))
 
@@ -90,6 +103,77 @@ describe.each(ENGINES)('storage on %s', (engine) => {
     expect(await storage.db.selectFrom('message_auth').select(['status', 'checked_at']).where('message_content_id', '=', second).executeTakeFirst()).toEqual({ status: 'unknown', checked_at: 5678 })
   })
 
+  it('writes a batch of messages in one commit and their verdicts over the checking rows; settles leftovers', async () => {
+    const id = await inbox('box')
+    const write = storage.messageWriter()
+    const message = (subject: string) => ({
+      inboxIds: [id],
+      parsed: { from: { name: 'Ann', address: 'ann@example.test' }, recipients: [], subject, text: 'body', html: null, sentAt: null, headers: [] as [string, string][], attachments: [] },
+      source: { raw: Buffer.from(`Subject: ${subject}\r\n\r\nbody\r\n`), bodyIsText: false, size: 30 },
+      receivedAt: Date.now(),
+      derived: { version: 1, preview: 'body', htmlText: null, codes: [], links: [], safeHtml: null, hasRemoteContent: false, htmlWithheld: null },
+      envelope: {},
+    })
+    const [first, second] = await write([message('one'), message('two')])
+    const statuses = () => storage.db.selectFrom('message_auth').select(['message_content_id', 'status']).orderBy('message_content_id').execute()
+    expect(await statuses()).toEqual([{ message_content_id: first, status: 'checking' }, { message_content_id: second, status: 'checking' }])
+    await storage.writeVerdicts([[first!, { status: 'pass', details: '{}', authenticationResults: 'spf=pass' }]], 1234)
+    expect(await statuses()).toEqual([{ message_content_id: first, status: 'pass' }, { message_content_id: second, status: 'checking' }])
+    expect(await storage.settleLeftoverChecks(5678)).toBe(1)
+    expect(await storage.db.selectFrom('message_auth').select(['status', 'checked_at']).where('message_content_id', '=', second!).executeTakeFirst()).toEqual({ status: 'unknown', checked_at: 5678 })
+    // A message to an inbox that does not exist fails the whole batch: nothing of it is stored.
+    await expect(write([message('three'), { ...message('orphan'), inboxIds: [id + 99] }])).rejects.toThrow()
+    expect((await storage.db.selectFrom('message').select('subject').execute()).map((r) => r.subject)).toEqual(['one', 'two'])
+  })
+
+  it('refuses what would take an inbox past its quota, saying whether all or some of the inboxes are full', async () => {
+    const full = await inbox('full')
+    const roomy = await inbox('roomy')
+    const write = storage.messageWriter({ ...NO_LIMITS, maxMessagesPerInbox: 2 })
+    await write([incoming('one', [full]), incoming('two', [full])])
+    const refusal = async (inboxIds: number[]) => refusalKindOf(await write([incoming('more', inboxIds)]).then(() => null, (e: unknown) => e))
+    expect(await refusal([full])).toBe('mailbox_full')
+    expect(await refusal([full, roomy])).toBe('some_mailboxes_full')
+    // The batch's earlier messages count: a batch that would overfill an inbox is refused whole.
+    expect(refusalKindOf(await write([incoming('a', [roomy]), incoming('b', [roomy]), incoming('c', [roomy])]).catch((e: unknown) => e))).toBe('mailbox_full')
+    expect(await storage.findActiveInbox('roomy@tempbox.test', Date.now())).toMatchObject({ messageCount: 0, bytesUsed: 0 })
+    const bytes = storage.messageWriter({ ...NO_LIMITS, maxInboxBytes: 50 })
+    expect(refusalKindOf(await bytes([incoming('big', [roomy], 'x'.repeat(60))]).catch((e: unknown) => e))).toBe('mailbox_full')
+    expect(await storage.findActiveInbox('full@tempbox.test', Date.now())).toMatchObject({ messageCount: 2 })
+  })
+
+  it('refuses mail when the store reached its size cap', async () => {
+    const id = await inbox('box')
+    const write = storage.messageWriter({ ...NO_LIMITS, maxDatabaseBytes: await storage.databaseBytes() })
+    const big = randomBytes(200_000).toString('base64')
+    expect(refusalKindOf(await write([incoming('big', [id], big)]).catch((e: unknown) => e))).toBe('storage_full')
+    expect(await storage.db.selectFrom('message').select('id').execute()).toEqual([])
+  })
+
+  it('stores a message to several inboxes once, with its attachments, text given as bytes, and counts it in each', async () => {
+    const a = await inbox('a')
+    const b = await inbox('b')
+    const message = incoming('shared', [a, b])
+    message.parsed.text = Buffer.from('Grüße 🎉\nzwei\n')
+    message.parsed.attachments = [
+      { filename: 'x.bin', contentType: 'application/octet-stream', size: 3, contentId: 'c1', isInline: true, content: Buffer.from([0, 255, 1]) },
+      { filename: 'y.txt', contentType: 'text/plain', size: 2, contentId: null, isInline: false, content: Buffer.from('hi') },
+    ]
+    const [contentId] = await storage.messageWriter()([message])
+    const rows = await storage.db.selectFrom('message').select(['inbox_id', 'message_content_id', 'subject', 'size', 'attachment_count']).orderBy('inbox_id').execute()
+    expect(rows).toEqual([a, b].map((inbox_id) => ({ inbox_id, message_content_id: contentId, subject: 'shared', size: message.source.size, attachment_count: 2 })))
+    const content = await storage.db.selectFrom('message_content').select(['id', 'text', 'raw']).execute()
+    expect(content).toEqual([{ id: contentId, text: 'Grüße 🎉\nzwei\n', raw: message.source.raw }])
+    const attachments = await storage.db.selectFrom('attachment').select(['message_content_id', 'position', 'filename', 'content_id', 'is_inline', 'content']).orderBy('position').execute()
+    expect(attachments).toEqual([
+      { message_content_id: contentId, position: 0, filename: 'x.bin', content_id: 'c1', is_inline: 1, content: Buffer.from([0, 255, 1]) },
+      { message_content_id: contentId, position: 1, filename: 'y.txt', content_id: null, is_inline: 0, content: Buffer.from('hi') },
+    ])
+    for (const address of ['a@tempbox.test', 'b@tempbox.test']) {
+      expect(await storage.findActiveInbox(address, Date.now())).toMatchObject({ messageCount: 1, bytesUsed: message.source.size })
+    }
+  })
+
   it('measures the data it holds, checkpoints without error, and reports the free disk', async () => {
     const before = await storage.databaseBytes()
     // Random text: PostgreSQL would compress a repeated character to almost nothing.
@@ -119,11 +203,94 @@ describe('PostgreSQL storage', () => {
     expect(await setting(storage)).toBe('on')
   })
 
+  it('stores a NUL a sender put in text as U+FFFD (PostgreSQL text cannot hold it) and keeps the raw bytes exact', async () => {
+    const id = await inbox('box')
+    const message = incoming('a\0b', [id], 'x\0y')
+    message.source = { raw: Buffer.from('Subject: a\0b\r\n\r\n'), bodyIsText: true, size: 20 }
+    message.parsed.text = Buffer.from('x\0y')
+    const [contentId] = await storage.messageWriter()([message])
+    expect(await storage.db.selectFrom('message_content').select(['text', 'raw', 'preview']).where('id', '=', contentId!).executeTakeFirst())
+      .toEqual({ text: 'x\uFFFDy', raw: message.source.raw, preview: 'x\uFFFDy' })
+    expect(await storage.db.selectFrom('message').select('subject').executeTakeFirst()).toEqual({ subject: 'a\uFFFDb' })
+  })
+
   it('fails the readiness probe when its server does not answer', async () => {
     const url = new URL(config.url!)
     url.port = '1'
     const down = other({ url: url.toString() })
     await expect(down.ping()).rejects.toThrow()
+  })
+})
+
+describe('PostgreSQL change notification', () => {
+  beforeEach(() => open('postgres'))
+
+  /** The listening session of the storage opened first (the only one LISTENing in this database). */
+  async function listenerPid(): Promise<number | undefined> {
+    const { rows } = await sql<{ pid: number }>`SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN%'`.execute(storage.db)
+    return rows[0]?.pid
+  }
+
+  it("hears another storage's committed mail with its ids, and nothing of a batch rolled back", async () => {
+    const heard: unknown[] = []
+    const signal = await storage.watchNewMail((mail) => heard.push(mail))
+    const id = await inbox('box')
+    const writer = other()
+    const write = writer.messageWriter()
+    expect(signal.changed()).toBe(false)
+    await expect(write([incoming('lost', [id]), incoming('orphan', [id + 99])])).rejects.toThrow()
+    await write([incoming('kept', [id])])
+    const [kept] = await storage.db.selectFrom('message').select('id').execute()
+    await vi.waitFor(() => expect(heard).toHaveLength(1))
+    // Notifications arrive in commit order: the first one heard is the kept message's, so the rolled-back batch sent none.
+    expect(heard).toEqual([{ messages: [[kept!.id, id]] }])
+    expect(signal.changed()).toBe(true)
+    expect(signal.changed()).toBe(false)
+    signal.close()
+  })
+
+  it('hears deleted messages and inboxes, whoever deletes them', async () => {
+    const events: DeleteEvent[] = []
+    const watch = await storage.watchDeletes((event) => events.push(event))
+    const id = await inbox('box')
+    const [contentId] = await storage.messageWriter()([incoming('one', [id])])
+    const { id: messageId } = await storage.db.selectFrom('message').select('id').where('message_content_id', '=', contentId!).executeTakeFirstOrThrow()
+    const deleter = other()
+    await deleter.db.deleteFrom('message').where('id', '=', messageId).execute()
+    await vi.waitFor(() => expect(events).toEqual([{ type: 'messages', messages: [[messageId, id]] }]))
+    await deleter.db.deleteFrom('inbox').where('id', '=', id).execute()
+    await vi.waitFor(() => expect(events.at(-1)).toEqual({ type: 'inboxes', inboxIds: [id] }))
+    watch.close()
+  })
+
+  it('says "re-read" rather than name more deletions than a notification holds', async () => {
+    const events: DeleteEvent[] = []
+    const watch = await storage.watchDeletes((event) => events.push(event))
+    const now = Date.now()
+    await storage.db.insertInto('inbox').values(Array.from({ length: 200 }, (_, i) => ({ address: `n${i}@tempbox.test`, local_part: `n${i}`, domain: 'tempbox.test', created_at: now, expires_at: now + HOUR }))).execute()
+    await other().db.deleteFrom('inbox').execute()
+    await vi.waitFor(() => expect(events).toEqual([{ type: 'unknown' }]))
+    watch.close()
+  })
+
+  it('reconnects after losing its listening connection, says everything may have changed, and hears new mail again', async () => {
+    const heard: unknown[] = []
+    const deletes: DeleteEvent[] = []
+    const signal = await storage.watchNewMail((mail) => heard.push(mail))
+    const watch = await storage.watchDeletes((event) => deletes.push(event))
+    const first = await listenerPid()
+    expect(first).toEqual(expect.any(Number))
+    await sql`SELECT pg_terminate_backend(${first})`.execute(other().db)
+    await vi.waitFor(async () => expect(await listenerPid()).not.toBe(first), { timeout: 10_000, interval: 50 })
+    await vi.waitFor(() => expect(deletes).toEqual([{ type: 'unknown' }]))
+    expect(heard).toEqual([null])
+    expect(signal.changed()).toBe(true)
+    const id = await inbox('box')
+    await other().messageWriter()([incoming('after', [id])])
+    await vi.waitFor(() => expect(heard).toHaveLength(2))
+    expect(signal.changed()).toBe(true)
+    signal.close()
+    watch.close()
   })
 })
 
@@ -143,29 +310,6 @@ describe('SQLite storage', () => {
     } finally {
       signal.close()
     }
-  })
-
-  it('writes a batch of messages in one commit and their verdicts over the checking rows; settles leftovers', async () => {
-    const id = await inbox('box')
-    const write = storage.messageWriter()
-    const message = (subject: string) => ({
-      inboxIds: [id],
-      parsed: { from: { name: 'Ann', address: 'ann@example.test' }, recipients: [], subject, text: 'body', html: null, sentAt: null, headers: [] as [string, string][], attachments: [] },
-      source: { raw: Buffer.from(`Subject: ${subject}\r\n\r\nbody\r\n`), bodyIsText: false, size: 30 },
-      receivedAt: Date.now(),
-      derived: { version: 1, preview: 'body', htmlText: null, codes: [], links: [], safeHtml: null, hasRemoteContent: false, htmlWithheld: null },
-      envelope: {},
-    })
-    const [first, second] = await write([message('one'), message('two')])
-    const statuses = () => storage.db.selectFrom('message_auth').select(['message_content_id', 'status']).orderBy('message_content_id').execute()
-    expect(await statuses()).toEqual([{ message_content_id: first, status: 'checking' }, { message_content_id: second, status: 'checking' }])
-    await storage.writeVerdicts([[first!, { status: 'pass', details: '{}', authenticationResults: 'spf=pass' }]], 1234)
-    expect(await statuses()).toEqual([{ message_content_id: first, status: 'pass' }, { message_content_id: second, status: 'checking' }])
-    expect(await storage.settleLeftoverChecks(5678)).toBe(1)
-    expect(await storage.db.selectFrom('message_auth').select(['status', 'checked_at']).where('message_content_id', '=', second!).executeTakeFirst()).toEqual({ status: 'unknown', checked_at: 5678 })
-    // A message to an inbox that does not exist fails the whole batch: nothing of it is stored.
-    await expect(write([message('three'), { ...message('orphan'), inboxIds: [id + 99] }])).rejects.toThrow()
-    expect((await storage.db.selectFrom('message').select('subject').execute()).map((r) => r.subject)).toEqual(['one', 'two'])
   })
 
 })

@@ -1,5 +1,8 @@
 import type { Db, Engine } from '../create-db.js'
 import type { WriteMessages, WriterLimits } from './incoming-message.js'
+import type { DeleteEvent, NewMail } from './postgres/notify.js'
+
+export type { DeleteEvent, NewMail } from './postgres/notify.js'
 
 /**
  * What the apps do with their database, in their own words, whichever engine holds it. The API's repositories query
@@ -15,10 +18,20 @@ export interface Storage {
   ping(): Promise<void>
   /**
    * Tells this process when other processes have committed (new mail from mail-ingest, above all). SQLite: a
-   * connection of its own that reads `PRAGMA data_version`. PostgreSQL (planned): LISTEN on a channel the ingest
-   * transaction NOTIFYs, so it fires on commit.
+   * connection of its own that reads `PRAGMA data_version`. PostgreSQL: the storage's listening connection hears the
+   * NOTIFY the ingest transaction sends (delivered on commit); after that connection was lost and regained,
+   * `changed()` is true (notifications sent meanwhile are gone: read again). `onMail` (PostgreSQL only) gets the
+   * committed messages' ids: several ingest nodes commit out of id order, so "ids above the last one seen" can miss
+   * one there; null when a payload could not be read.
    */
-  watchNewMail(): Promise<CommitSignal>
+  watchNewMail(onMail?: (mail: NewMail | null) => void): Promise<CommitSignal>
+  /**
+   * Messages and inboxes deleted (by a user, burn after reading, the expiry sweep) by any process. PostgreSQL:
+   * triggers NOTIFY at commit; `{ type: 'unknown' }` after the listening connection was lost and regained, or when a
+   * statement deleted more than a notification names — re-read what is shown. SQLite: nothing comes through here;
+   * every deleter is an API process on this host, and they tell each other (the cluster's IPC).
+   */
+  watchDeletes(onDelete: (event: DeleteEvent) => void): Promise<{ close(): void }>
   /** The inbox with this lower-cased address if it is active (not expired at `now`), with what it holds; else null. */
   findActiveInbox(address: string, now: number): Promise<ActiveInbox | null>
   /** Bytes the stored data takes (space freed inside the store and reused first does not count): the size cap's measure. */

@@ -2,6 +2,7 @@ import type { Migration } from 'kysely'
 import * as baseline from './2026_11_24_001400_baseline.js'
 import * as m2101 from '../2026_11_24_002101_message_text_head_table.js'
 import * as m3001 from './2026_11_24_003001_unicode_lower.js'
+import * as m3002 from './2026_11_24_003002_delete_notifications.js'
 
 /**
  * PostgreSQL's migrations (see ../index.ts). The baseline is SQLite's schema as of 2026_11_24_001201; later changes
@@ -13,4 +14,6 @@ export const POSTGRES_MIGRATIONS: Record<string, Migration> = {
   '2026_11_24_002101_message_text_head_table': m2101,
   // PostgreSQL only: SQLite's connections define the function in JavaScript.
   '2026_11_24_003001_unicode_lower': m3001,
+  // PostgreSQL only: change notification (SQLite's readers watch data_version).
+  '2026_11_24_003002_delete_notifications': m3002,
 }

@@ -34,6 +34,9 @@ export function openSqliteStorage(config: StorageConfig): Storage {
         },
       }
     },
+    async watchDeletes() {
+      return { close: () => undefined }
+    },
     findActiveInbox: (address, now) => findActiveInbox(db, address, now),
     async databaseBytes() {
       return databaseBytes(sqlite)

@@ -1,0 +1,58 @@
+import type pg from 'pg'
+
+/**
+ * PostgreSQL's change notification: what the ingest writer and the delete triggers NOTIFY, and what a listening
+ * storage reads. Payloads name ids only, never content (any role that may LISTEN would read them). A NOTIFY sent
+ * inside a transaction is delivered when it commits, and never when it rolls back.
+ */
+export const NEW_MAIL_CHANNEL = 'tempbox_new_mail'
+export const DELETES_CHANNEL = 'tempbox_deletes'
+
+/** A payload must stay under 8,000 bytes; ids of a larger batch go in several notifications. */
+const IDS_PER_NOTIFICATION = 150
+
+/** Messages committed by an ingest node, `[messageId, inboxId]` each. */
+export interface NewMail {
+  messages: [id: number, inboxId: number][]
+}
+
+/**
+ * What was deleted (a message, an inbox: deleted, expired or burnt) — or `unknown`: some deletions may have gone
+ * unheard (the listening connection was lost, or a statement deleted more than a notification can name), so a
+ * reader re-reads what it shows.
+ */
+export type DeleteEvent =
+  | { type: 'messages'; messages: [id: number, inboxId: number][] }
+  | { type: 'inboxes'; inboxIds: number[] }
+  | { type: 'unknown' }
+
+const NOTIFY = { name: 'tempbox_notify', text: 'SELECT pg_notify($1, $2)' }
+
+/** Inside the writer's transaction: delivered to every listener when it commits. */
+export async function notifyNewMail(client: pg.ClientBase, messages: [number, number][]): Promise<void> {
+  for (let start = 0; start < messages.length; start += IDS_PER_NOTIFICATION) {
+    await client.query({ ...NOTIFY, values: [NEW_MAIL_CHANNEL, JSON.stringify({ m: messages.slice(start, start + IDS_PER_NOTIFICATION) })] })
+  }
+}
+
+/** Reads a new-mail payload; null when it is not one of ours (the signal is then only "something changed"). */
+export function parseNewMail(payload: string | undefined): NewMail | null {
+  try {
+    const parsed = JSON.parse(payload ?? '') as { m?: unknown }
+    return Array.isArray(parsed.m) ? { messages: parsed.m as [number, number][] } : null
+  } catch {
+    return null
+  }
+}
+
+/** Reads a delete payload (written by the triggers of migration 2026_11_24_003002); anything else reads as `unknown`. */
+export function parseDeletes(payload: string | undefined): DeleteEvent {
+  try {
+    const parsed = JSON.parse(payload ?? '') as { m?: unknown; i?: unknown }
+    if (Array.isArray(parsed.m)) return { type: 'messages', messages: parsed.m as [number, number][] }
+    if (Array.isArray(parsed.i)) return { type: 'inboxes', inboxIds: parsed.i as number[] }
+  } catch {
+    // falls through: a reader re-reads rather than miss a deletion
+  }
+  return { type: 'unknown' }
+}
