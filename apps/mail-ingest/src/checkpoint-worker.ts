@@ -5,12 +5,12 @@
  * Here it overlaps with the next batches instead (a PASSIVE checkpoint never blocks the writer).
  */
 import { workerData, type MessagePort } from 'node:worker_threads'
-import { openStorage } from '@tempbox/db'
+import { openStorage, type StorageConfig } from '@tempbox/db'
 import { signalReady } from './worker-rpc.js'
 import type { CommitNotice } from './pipeline-messages.js'
 
-const { databasePath, storePort, checkpointBytes } = workerData as { databasePath: string; storePort: MessagePort; checkpointBytes: number }
-const storage = openStorage({ path: databasePath })
+const { database, storePort, checkpointBytes } = workerData as { database: StorageConfig; storePort: MessagePort; checkpointBytes: number }
+const storage = openStorage(database)
 
 let pendingBytes = 0
 let idleTimer: NodeJS.Timeout | null = null

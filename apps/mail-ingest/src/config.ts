@@ -1,11 +1,14 @@
-import { isPostgresUrl, POSTGRES_NOT_YET, resolveDatabasePath } from '@tempbox/db'
+import { isPostgresUrl, resolveDatabasePath, type StorageConfig } from '@tempbox/db'
 import { metricsAddress, type MetricsAddress } from '@tempbox/metrics'
 import { loadMailAuthConfig, type MailAuthConfig } from './mail-auth/config.js'
 
 export interface Config {
   host: string
   port: number
+  /** The SQLite file (when `databaseUrl` is null). */
   databasePath: string
+  /** DATABASE_URL when it names PostgreSQL: mail is stored there, and any number of ingest nodes may share it. */
+  databaseUrl: string | null
   /** Domains we accept mail for, lower-cased. Anything else is refused at RCPT: we are never an open relay. */
   mailDomains: readonly string[]
   /** Largest message accepted, advertised with SIZE and enforced while streaming (552 beyond it). */
@@ -106,6 +109,7 @@ export function loadConfig(env: Env = process.env): Config {
     host: env.SMTP_HOST || '127.0.0.1',
     port: int('SMTP_PORT', 2525),
     databasePath: resolveDatabasePath(env.DATABASE_PATH),
+    databaseUrl: isPostgresUrl(env.DATABASE_URL) ? env.DATABASE_URL.trim() : null,
     mailDomains: parseDomains(env.MAIL_DOMAINS, problems),
     maxMessageBytes: int('MAX_MESSAGE_BYTES', DEFAULT_MAX_MESSAGE_BYTES, 1024),
     maxRecipients: int('SMTP_MAX_RECIPIENTS', DEFAULT_MAX_RECIPIENTS, 1),
@@ -133,11 +137,17 @@ export function loadConfig(env: Env = process.env): Config {
   if (config.port > 65535) problems.push(`SMTP_PORT must be ≤ 65535 (got ${config.port})`)
   // The api reads what ingest writes, and the store and checkpoint threads open the file too: a private in-memory
   // database would take mail that nobody can ever read.
-  if (config.databasePath === ':memory:') problems.push('DATABASE_PATH must be the database file the api reads (got ":memory:")')
-  // Acknowledging mail into a SQLite file that api replicas on PostgreSQL would never read loses it: refuse instead.
-  if (isPostgresUrl(env.DATABASE_URL)) problems.push(POSTGRES_NOT_YET)
+  if (!config.databaseUrl && config.databasePath === ':memory:') problems.push('DATABASE_PATH must be the database file the api reads (got ":memory:")')
   if (problems.length > 0) throw new Error(`[config] invalid environment:\n  ${problems.join('\n  ')}`)
   return Object.freeze(config)
+}
+
+/**
+ * The storage this configuration names, for each thread that opens its own (a pool of `poolSize` connections on
+ * PostgreSQL; the SQLite file otherwise).
+ */
+export function storageConfig(config: Pick<Config, 'databasePath' | 'databaseUrl'>, options: Omit<StorageConfig, 'path' | 'url'> = {}): StorageConfig {
+  return { path: config.databasePath, ...(config.databaseUrl ? { url: config.databaseUrl } : {}), ...options }
 }
 
 function parseDomains(raw: string | undefined, problems: string[]): string[] {

@@ -1,6 +1,6 @@
 import { MessageChannel } from 'node:worker_threads'
 import { StoreRefusal, toStoredSource, type RefusalKind, type Storage, type WriterLimits } from '@tempbox/db'
-import type { Config } from './config.js'
+import { storageConfig, type Config } from './config.js'
 import { deriveView } from './derive-view.js'
 import type { SmtpEnvelope } from './mail-auth/check.js'
 import { sendAuthJobs } from './mail-auth/job.js'
@@ -63,7 +63,8 @@ export function createIngestPipeline(storage: Storage, config: Config): IngestPi
   const authPort = auth?.ports[0] ?? null
   const writer = startWorker(new URL('./store-worker.ts', import.meta.url), {
     workerData: {
-      databasePath: config.databasePath,
+      // The writer uses one connection at a time.
+      database: storageConfig(config, { poolSize: 2 }),
       maxBatchMessages: config.maxBatchMessages,
       limits,
       parserPorts: channels.map((c) => c.port2),
@@ -75,7 +76,7 @@ export function createIngestPipeline(storage: Storage, config: Config): IngestPi
     onCrash,
   })
   const checkpointer = startWorker(new URL('./checkpoint-worker.ts', import.meta.url), {
-    workerData: { databasePath: config.databasePath, storePort: checkpointChannel.port2, checkpointBytes: CHECKPOINT_BYTES },
+    workerData: { database: storageConfig(config, { poolSize: 1 }), storePort: checkpointChannel.port2, checkpointBytes: CHECKPOINT_BYTES },
     transferList: [checkpointChannel.port2],
     onMessage: () => {},
     onCrash,

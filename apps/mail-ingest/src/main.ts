@@ -1,11 +1,11 @@
 import { migrateToLatest, openStorage } from '@tempbox/db'
 import { serveMetrics } from '@tempbox/metrics'
-import { loadConfig } from './config.js'
+import { loadConfig, storageConfig } from './config.js'
 import { startHeartbeat } from './heartbeat.js'
 import { createSmtpServer } from './smtp-server.js'
 
 const config = loadConfig()
-const storage = openStorage({ path: config.databasePath })
+const storage = openStorage(storageConfig(config))
 await migrateToLatest(storage.db)
 const ingest = createSmtpServer({ storage, config })
 const port = await ingest.listen()

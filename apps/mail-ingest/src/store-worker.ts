@@ -4,7 +4,7 @@
  * the parse workers' channels; the acknowledgement goes to the SMTP thread once committed.
  */
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads'
-import { openStorage, refusalKindOf, type WriterLimits } from '@tempbox/db'
+import { openStorage, refusalKindOf, type StorageConfig, type WriterLimits } from '@tempbox/db'
 import type { CommitNotice, PipelineReply, StoreRequest } from './pipeline-messages.js'
 import { createMessageStore, walBytesOf } from './store-message.js'
 import { asBuffer, signalReady } from './worker-rpc.js'
@@ -13,8 +13,8 @@ import { sendAuthJobs } from './mail-auth/job.js'
 /** 16 times SQLite's default WAL size. */
 const SAFETY_CHECKPOINT_BYTES = 64 * 1024 * 1024
 
-const { databasePath, maxBatchMessages, limits, parserPorts, checkpointPort, authPort } = workerData as {
-  databasePath: string
+const { database, maxBatchMessages, limits, parserPorts, checkpointPort, authPort } = workerData as {
+  database: StorageConfig
   maxBatchMessages: number
   limits: WriterLimits
   parserPorts: MessagePort[]
@@ -22,7 +22,7 @@ const { databasePath, maxBatchMessages, limits, parserPorts, checkpointPort, aut
   /** To the sender-check worker; null when the check is off. */
   authPort: MessagePort | null
 }
-const storage = openStorage({ path: databasePath })
+const storage = openStorage(database)
 // The checkpoint worker keeps the WAL short; this only steps in should it ever fall far behind.
 const store = createMessageStore(storage.messageWriter(limits, { autocheckpointBytes: SAFETY_CHECKPOINT_BYTES }), {
   maxBatchMessages,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { loadConfig } from '../src/config.js'
+import { loadConfig, storageConfig } from '../src/config.js'
 
 describe('mail-ingest configuration', () => {
   it('refuses an in-memory database: mail stored there could never be read by the api', () => {
@@ -7,10 +7,12 @@ describe('mail-ingest configuration', () => {
     expect(loadConfig({ DATABASE_PATH: '/tmp/tempbox.sqlite' }).databasePath).toBe('/tmp/tempbox.sqlite')
   })
 
-  it('refuses DATABASE_URL=postgres://… rather than acknowledge mail into a file replicas on PostgreSQL would not read', () => {
-    expect(() => loadConfig({ DATABASE_PATH: '/tmp/tempbox.sqlite', DATABASE_URL: 'postgres://tempbox@db:5432/tempbox' })).toThrow(
-      'DATABASE_URL names a PostgreSQL server, which the api and mail-ingest do not run on yet',
-    )
-    expect(loadConfig({ DATABASE_PATH: '/tmp/tempbox.sqlite', DATABASE_URL: '' }).databasePath).toBe('/tmp/tempbox.sqlite')
+  it('stores to PostgreSQL when DATABASE_URL names it, and to the SQLite file at DATABASE_PATH otherwise', () => {
+    const onPostgres = loadConfig({ DATABASE_PATH: ':memory:', DATABASE_URL: ' postgres://tempbox@db:5432/tempbox ' })
+    expect(onPostgres.databaseUrl).toBe('postgres://tempbox@db:5432/tempbox')
+    expect(storageConfig(onPostgres, { poolSize: 2 })).toEqual({ path: ':memory:', url: 'postgres://tempbox@db:5432/tempbox', poolSize: 2 })
+    const onFile = loadConfig({ DATABASE_PATH: '/tmp/tempbox.sqlite', DATABASE_URL: '' })
+    expect([onFile.databasePath, onFile.databaseUrl]).toEqual(['/tmp/tempbox.sqlite', null])
+    expect(storageConfig(onFile)).toEqual({ path: '/tmp/tempbox.sqlite' })
   })
 })

@@ -1,5 +1,6 @@
 import { CONTENT_COLUMNS, fullSource, migrateToLatest, openStorage, selectMessagesWithContent, toStoredSource, type Db, type Storage } from '@tempbox/db'
 import { sql } from 'kysely'
+import { ENGINES, freshPostgresDatabase } from '@tempbox/db/testing'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { ParsedMessage } from '../src/parse-message.js'
 import { deriveView } from '../src/derive-view.js'
@@ -29,23 +30,24 @@ function message(subject: string, inboxIds = [inboxId]): IncomingMessage {
   }
 }
 
-beforeEach(async () => {
-  storage = openStorage({ path: ':memory:' })
-  db = storage.db
-  await migrateToLatest(db)
-  const now = Date.now()
-  const { insertId } = await db
-    .insertInto('inbox')
-    .values({ address: 'box@tempbox.test', local_part: 'box', domain: 'tempbox.test', created_at: now, expires_at: now + 60_000 })
-    .executeTakeFirstOrThrow()
-  inboxId = Number(insertId)
-})
-
 afterEach(async () => {
   await storage.close()
 })
 
-describe('message store', () => {
+describe.each(ENGINES)('message store on %s', (engine) => {
+  beforeEach(async () => {
+    storage = openStorage({ path: ':memory:', url: engine === 'postgres' ? await freshPostgresDatabase('store') : undefined })
+    db = storage.db
+    await migrateToLatest(db)
+    const now = Date.now()
+    const { id } = await db
+      .insertInto('inbox')
+      .values({ address: 'box@tempbox.test', local_part: 'box', domain: 'tempbox.test', created_at: now, expires_at: now + 60_000 })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+    inboxId = id
+  })
+
   it('writes every field of the message and its attachments', async () => {
     const store = createMessageStore(storage.messageWriter(), { maxBatchMessages: 10 })
     await store.store(message('first'))
@@ -77,7 +79,8 @@ describe('message store', () => {
     await createMessageStore(storage.messageWriter(), { maxBatchMessages: 10 }).store(bytes)
     const row = await selectMessagesWithContent(db).selectAll('message').select(CONTENT_COLUMNS).executeTakeFirstOrThrow()
     expect(row.text).toBe('Grüße 🎉\nzwei\n')
-    expect((await sql`SELECT typeof(text) AS type, length(text) AS chars FROM message_content`.execute(db)).rows).toEqual([{ type: 'text', chars: 13 }])
+    const type = engine === 'postgres' ? sql`pg_typeof(text)::text` : sql`typeof(text)`
+    expect((await sql`SELECT ${type} AS type, length(text) AS chars FROM message_content`.execute(db)).rows).toEqual([{ type: 'text', chars: 13 }])
     // The API finds it by its words, and the .eml comes back byte for byte.
     expect((await sql`SELECT count(*) AS n FROM message_content WHERE text LIKE '%zwei%'`.execute(db)).rows).toEqual([{ n: 1 }])
     expect(fullSource(row).equals(received)).toBe(true)
@@ -129,15 +132,16 @@ describe('message store', () => {
 
   it('writes the content and attachments of a message to several inboxes once', async () => {
     const now = Date.now()
-    const { insertId } = await db
+    const { id: other } = await db
       .insertInto('inbox')
       .values({ address: 'other@tempbox.test', local_part: 'other', domain: 'tempbox.test', created_at: now, expires_at: now + 60_000 })
+      .returning('id')
       .executeTakeFirstOrThrow()
-    await createMessageStore(storage.messageWriter(), { maxBatchMessages: 100 }).store(message('shared', [inboxId, Number(insertId)]))
+    await createMessageStore(storage.messageWriter(), { maxBatchMessages: 100 }).store(message('shared', [inboxId, other]))
     const rows = await selectMessagesWithContent(db).select(['message.inbox_id', 'message.subject', 'text']).orderBy('message.inbox_id').execute()
     expect(rows).toEqual([
       { inbox_id: inboxId, subject: 'shared', text: 'body of shared' },
-      { inbox_id: Number(insertId), subject: 'shared', text: 'body of shared' },
+      { inbox_id: other, subject: 'shared', text: 'body of shared' },
     ])
     expect(await db.selectFrom('message_content').select('id').execute()).toHaveLength(1)
     expect(await db.selectFrom('attachment').select('id').execute()).toHaveLength(1)

@@ -1,5 +1,5 @@
 import { MessageChannel, type MessagePort } from 'node:worker_threads'
-import type { Config } from '../config.js'
+import { storageConfig, type Config } from '../config.js'
 import { startWorker } from '../worker-rpc.js'
 import type { Storage } from '@tempbox/db'
 import { STOPPED, type AuthWorkerCommand } from './protocol.js'
@@ -28,7 +28,7 @@ export function startAuthChecker(config: Config, storage: Pick<Storage, 'settleL
   const channels = Array.from({ length: senders }, () => new MessageChannel())
   let stopped: () => void = () => {}
   const worker = startWorker(new URL('./worker.ts', import.meta.url), {
-    workerData: { databasePath: config.databasePath, config: config.mailAuth, mta: config.mailDomains[0], jobPorts: channels.map((c) => c.port2) },
+    workerData: { database: storageConfig(config, { poolSize: 2 }), config: config.mailAuth, mta: config.mailDomains[0], jobPorts: channels.map((c) => c.port2) },
     transferList: channels.map((c) => c.port2),
     onMessage: (message) => {
       if (message === STOPPED) stopped()

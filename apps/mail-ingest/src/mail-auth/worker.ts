@@ -4,7 +4,7 @@
  * Jobs arrive on ports (from the store worker, or from the SMTP thread when it stores in process).
  */
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads'
-import { openStorage } from '@tempbox/db'
+import { openStorage, type StorageConfig } from '@tempbox/db'
 import { signalReady, asBuffer } from '../worker-rpc.js'
 import { checkMessage } from './check.js'
 import { createCachingResolver, readFixtureResolver } from './dns.js'
@@ -13,12 +13,12 @@ import { createVerdictWriter } from './verdict-writer.js'
 import type { MailAuthConfig } from './config.js'
 import { STOPPED, type AuthWorkerCommand } from './protocol.js'
 
-const { databasePath, config, mta, jobPorts } = workerData as { databasePath: string; config: MailAuthConfig; mta: string; jobPorts: MessagePort[] }
+const { database, config, mta, jobPorts } = workerData as { database: StorageConfig; config: MailAuthConfig; mta: string; jobPorts: MessagePort[] }
 
 // Verdicts need not survive a power loss (a lost one reads "checking" until the next start marks it unknown), so this
 // connection's commits skip the fsync: in WAL mode the store worker's next commit syncs them anyway, and a verdict
 // batch no longer holds the write lock, which the store worker waits on, for an fsync of its own.
-const storage = openStorage({ path: databasePath, durable: false })
+const storage = openStorage({ ...database, durable: false })
 const writer = createVerdictWriter((batch, at) => storage.writeVerdicts(batch, at))
 
 const resolver = config.dnsFixturePath

@@ -2,6 +2,8 @@ import { inject } from 'vitest'
 import { createDb, migrateToLatest, type Db } from '../create-db.js'
 import { createPostgresDb } from '../postgres-db.js'
 import { createTestDatabase } from './postgres.js'
+// Its `ProvidedContext` declaration types inject('postgresUrl') for packages that type-check this file without it.
+import type {} from './global-setup.js'
 
 export { startPostgres, createTestDatabase, databaseUrl, postgresBinDir, type PostgresServer } from './postgres.js'
 
