@@ -18,16 +18,19 @@
  *   BENCH_MAIL_AUTH_AB=1 …  a second Tempbox with MAIL_AUTH=off, interleaved with the first (the sender check's cost, same run)
  *   BENCH_BASELINE_ROOT=/path/to/other/checkout …  a second Tempbox running that copy's mail-ingest, interleaved with
  *                      this one (a change's before and after in the same run); writes its own section
+ *   BENCH_POSTGRES=1 …  a second Tempbox storing to PostgreSQL (a throwaway server from @tempbox/db's test harness,
+ *                      fsync and synchronous_commit on), interleaved with the SQLite one; writes its own section
  */
 import { execFileSync, execSync } from 'node:child_process'
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { cpus, loadavg, tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { fullSource, selectMessagesWithContent } from '@tempbox/db'
+import { fullSource, selectMessagesWithContent, type Db } from '@tempbox/db'
+import { createTestDatabase, startPostgres, type PostgresServer } from '@tempbox/db/testing/postgres'
 import { writeBenchmarkSection } from './lib/benchmarks-md.js'
-import { startIngest } from './lib/ingest-process.js'
-import { cpuMs, freePort, rssMb, spawnUntil, threadCpuMs } from './lib/processes.js'
+import { startIngest, startIngestOnPostgres } from './lib/ingest-process.js'
+import { cpuMs, freePort, rssMb, spawnUntil, threadCpuMs, treeCpuMs } from './lib/processes.js'
 import { buildHtmlMessage, buildMessage, SmtpClient } from './lib/smtp-client.js'
 import { fmt, median, realMailFiles, spread } from './lib/stats.js'
 
@@ -140,6 +143,8 @@ interface Result {
   p50: number
   p99: number
   cpuPerMessageMs: number
+  /** The database server's CPU per acknowledged message (PostgreSQL's processes); NaN for an embedded store. */
+  serverCpuPerMessageMs: number
   rssPeakMb: number
   /** % of one core: the main thread, then the three busiest other threads, then all the rest together. */
   threads: number[]
@@ -150,6 +155,8 @@ interface Target {
   name: string
   port: number
   pid: number
+  /** The database server's main process (PostgreSQL's postmaster), whose process tree's CPU is counted too. */
+  serverPid?: number
   recipient: (i: number) => string
   /** Every message stored since the last call, by bench id; the store is emptied afterwards, as each run starts from an empty store. */
   takeStored: () => Promise<{ byId: Map<string, Buffer>; unnamed: number }>
@@ -166,6 +173,7 @@ async function runScenario(target: Target, scenario: Scenario, tag: string, repe
   const sampler = setInterval(() => { rssPeak = Math.max(rssPeak, rssMb(target.pid)) }, 100)
   const load1 = loadavg()[0]!
   const cpuBefore = cpuMs(target.pid)
+  const serverCpuBefore = target.serverPid ? treeCpuMs(target.serverPid) : Number.NaN
   const threadsBefore = threadCpuMs(target.pid)
   const started = performance.now()
 
@@ -204,6 +212,7 @@ async function runScenario(target: Target, scenario: Scenario, tag: string, repe
   clearInterval(sampler)
   rssPeak = Math.max(rssPeak, rssMb(target.pid))
   const cpu = cpuMs(target.pid) - cpuBefore
+  const serverCpu = target.serverPid ? treeCpuMs(target.serverPid) - serverCpuBefore : Number.NaN
   const threadsAfter = threadCpuMs(target.pid)
   const share = (tid: number) => ((threadsAfter.get(tid) ?? 0) - (threadsBefore.get(tid) ?? 0)) / (seconds * 10)
   const others = [...threadsAfter.keys()].filter((tid) => tid !== target.pid).map(share).sort((a, b) => b - a)
@@ -233,6 +242,7 @@ async function runScenario(target: Target, scenario: Scenario, tag: string, repe
     p50: pct(0.5),
     p99: pct(0.99),
     cpuPerMessageMs: cpu / Math.max(1, expected.size),
+    serverCpuPerMessageMs: serverCpu / Math.max(1, expected.size),
     rssPeakMb: rssPeak,
     threads,
     load1,
@@ -241,38 +251,45 @@ async function runScenario(target: Target, scenario: Scenario, tag: string, repe
 
 async function startTempbox(name = 'Tempbox', env: Record<string, string> = {}, ingestRoot?: string): Promise<Target> {
   const ingest = await startIngest(REPO_ROOT, DOMAIN, Array.from({ length: INBOX_COUNT }, (_, i) => `bench${i}`), env, ingestRoot)
-  const { db } = ingest
+  return { name, port: ingest.port, pid: ingest.pid, recipient: (i) => `bench${i % INBOX_COUNT}@${DOMAIN}`, takeStored: () => takeStoredFrom(ingest.db), stop: ingest.stop }
+}
+
+const POSTGRES_NAME = 'Tempbox on PostgreSQL'
+
+/** mail-ingest on a database of its own on `server`; the server's CPU is counted beside the ingest process's. */
+async function startTempboxOnPostgres(server: PostgresServer): Promise<Target> {
+  const url = await createTestDatabase(server.url, 'bench')
+  const ingest = await startIngestOnPostgres(REPO_ROOT, DOMAIN, Array.from({ length: INBOX_COUNT }, (_, i) => `bench${i}`), url)
   return {
-    name,
-    port: ingest.port,
-    pid: ingest.pid,
-    recipient: (i) => `bench${i % INBOX_COUNT}@${DOMAIN}`,
-    takeStored: async () => {
-      const byId = new Map<string, Buffer>()
-      let unnamed = 0
-      // A page at a time: a run of 100 KB messages holds hundreds of MB.
-      for (let after = 0; ;) {
-        const rows = await selectMessagesWithContent(db)
-          .select(['message.id', 'raw', 'text', 'raw_body_is_text'])
-          .where('message.id', '>', after)
-          .orderBy('message.id')
-          .limit(500)
-          .execute()
-        if (rows.length === 0) break
-        for (const row of rows) {
-          const source = fullSource(row)
-          const id = benchId(source)
-          if (id === undefined) unnamed++
-          else byId.set(id, source)
-        }
-        after = rows.at(-1)!.id
-      }
-      // Emptied like MailDev's store, so no run starts on a file (and inbox quotas) filled by the ones before.
-      await db.deleteFrom('message').execute()
-      return { byId, unnamed }
-    },
-    stop: ingest.stop,
+    name: POSTGRES_NAME, port: ingest.port, pid: ingest.pid, serverPid: server.pid, recipient: (i) => `bench${i % INBOX_COUNT}@${DOMAIN}`,
+    takeStored: () => takeStoredFrom(ingest.db), stop: ingest.stop,
   }
+}
+
+/** Every message stored since the last call, by bench id; then the store is emptied. */
+async function takeStoredFrom(db: Db): Promise<{ byId: Map<string, Buffer>; unnamed: number }> {
+  const byId = new Map<string, Buffer>()
+  let unnamed = 0
+  // A page at a time: a run of 100 KB messages holds hundreds of MB.
+  for (let after = 0; ;) {
+    const rows = await selectMessagesWithContent(db)
+      .select(['message.id', 'raw', 'text', 'raw_body_is_text'])
+      .where('message.id', '>', after)
+      .orderBy('message.id')
+      .limit(500)
+      .execute()
+    if (rows.length === 0) break
+    for (const row of rows) {
+      const source = fullSource(row)
+      const id = benchId(source)
+      if (id === undefined) unnamed++
+      else byId.set(id, source)
+    }
+    after = rows.at(-1)!.id
+  }
+  // Emptied like MailDev's store, so no run starts on a file (and inbox quotas) filled by the ones before.
+  await db.deleteFrom('message').execute()
+  return { byId, unnamed }
 }
 
 /** SPF and DMARC records for the benchmark's sender domain, so every message takes the check's SPF and DMARC paths. */
@@ -364,7 +381,7 @@ function noiseNote(loads: number[]): string {
 
 /** The command as run, with the settings that change what it measures. */
 function commandLine(): string {
-  const settings = ['BENCH_SCALE', 'BENCH_REPEATS', 'BENCH_ONLY', 'BENCH_SKIP_MAILDEV', 'BENCH_INGEST_ROOT', 'BENCH_MAIL_AUTH_AB', 'BENCH_BASELINE_ROOT']
+  const settings = ['BENCH_SCALE', 'BENCH_REPEATS', 'BENCH_ONLY', 'BENCH_SKIP_MAILDEV', 'BENCH_INGEST_ROOT', 'BENCH_MAIL_AUTH_AB', 'BENCH_BASELINE_ROOT', 'BENCH_POSTGRES']
     .filter((name) => process.env[name])
     .map((name) => `${name}=${/^[\w./-]+$/.test(process.env[name]!) ? process.env[name] : `'${process.env[name]}'`}`)
   return [...settings, 'pnpm bench smtp'].join(' ')
@@ -390,6 +407,13 @@ function renderSection(results: Result[], targets: string[], started: Date, fini
     }
   }
   lines.push('')
+  const onServer = results.filter((r) => !Number.isNaN(r.serverCpuPerMessageMs))
+  if (onServer.length > 0) {
+    lines.push(
+      `"cpu/msg" above is the ingest process's alone. PostgreSQL's own processes (the server's process tree: backends, WAL writer, checkpointer) used, per acknowledged message: ${SCENARIOS.map((s) => onServer.filter((r) => r.scenario === s.name)).filter((rs) => rs.length > 0).map((rs) => `${rs[0]!.scenario} ${spread(rs.map((r) => r.serverCpuPerMessageMs), 2)} ms`).join('; ')}. The server ran on the same 2 cores, durable (fsync on, synchronous_commit on: each 250 after the WAL flush of its commit).`,
+      '',
+    )
+  }
 
   const [ours, peer] = targets
   if (peer) {
@@ -435,7 +459,7 @@ function renderSection(results: Result[], targets: string[], started: Date, fini
 }
 
 function logResult(r: Result): void {
-  console.log(`[bench] ${r.target.padEnd(14)} ${r.scenario.padEnd(42)} #${r.repeat + 1} ${r.perSecond.toFixed(0).padStart(6)} msg/s  p50 ${r.p50.toFixed(1)} ms  p99 ${r.p99.toFixed(1)} ms  cpu ${r.cpuPerMessageMs.toFixed(2)} ms/msg  rss ${r.rssPeakMb.toFixed(0)} MB  failed ${r.failed}${r.refusals.size ? ` [${[...r.refusals.keys()].join('; ')}]` : ''}  lost ${r.lost}  differ ${r.mismatched}  load ${r.load1.toFixed(1)}`)
+  console.log(`[bench] ${r.target.padEnd(14)} ${r.scenario.padEnd(42)} #${r.repeat + 1} ${r.perSecond.toFixed(0).padStart(6)} msg/s  p50 ${r.p50.toFixed(1)} ms  p99 ${r.p99.toFixed(1)} ms  cpu ${r.cpuPerMessageMs.toFixed(2)} ms/msg${Number.isNaN(r.serverCpuPerMessageMs) ? '' : ` (+ server ${r.serverCpuPerMessageMs.toFixed(2)})`}  rss ${r.rssPeakMb.toFixed(0)} MB  failed ${r.failed}${r.refusals.size ? ` [${[...r.refusals.keys()].join('; ')}]` : ''}  lost ${r.lost}  differ ${r.mismatched}  load ${r.load1.toFixed(1)}`)
 }
 
 const started = new Date()
@@ -443,8 +467,10 @@ const started = new Date()
 const BASELINE_HEADING = '## SMTP ingest: this checkout and a baseline checkout, same run'
 const BASELINE_NAME = 'Tempbox (baseline)'
 const SENDER_CHECK_HEADING = '## Sender check (SPF, DKIM, DMARC) at ingest: with and without, same run (issue 16)'
+const POSTGRES_HEADING = '## SMTP ingest: SQLite and PostgreSQL, same run (issue 14)'
 const targets: Target[] = []
 const results: Result[] = []
+let postgres: PostgresServer | undefined
 try {
   if (process.env.BENCH_MAIL_AUTH_AB) {
     // The check's DNS answered from a fixture zone: what is measured is its CPU beside ingest, not the network's speed.
@@ -452,6 +478,10 @@ try {
     targets.push(await startTempbox('Tempbox, MAIL_AUTH=off', { MAIL_AUTH: 'off' }))
   } else targets.push(await startTempbox())
   if (process.env.BENCH_BASELINE_ROOT) targets.push(await startTempbox(BASELINE_NAME, {}, process.env.BENCH_BASELINE_ROOT))
+  if (process.env.BENCH_POSTGRES) {
+    postgres = await startPostgres()
+    targets.push(await startTempboxOnPostgres(postgres))
+  }
   if (!process.env.BENCH_SKIP_MAILDEV) targets.push(await startMaildev())
   // Warm-up so the JIT has compiled the hot paths before anything is measured.
   const warmUp: Scenario = { name: 'warm-up', kind: 'plain', bytes: 2048, connections: 4, messages: Math.max(4, Math.round(500 * SCALE)) }
@@ -467,11 +497,18 @@ try {
   }
 } finally {
   for (const target of targets) await target.stop()
+  await postgres?.stop()
 }
 const section = renderSection(results, targets.map((t) => t.name), started, new Date())
 console.log(`\n${section}`)
 // The sender-check A/B compares Tempbox with itself: it has its own section, so it never replaces the peer comparison.
-const heading = process.env.BENCH_MAIL_AUTH_AB ? SENDER_CHECK_HEADING : process.env.BENCH_BASELINE_ROOT ? BASELINE_HEADING : '## SMTP ingest'
+const heading = process.env.BENCH_MAIL_AUTH_AB
+  ? SENDER_CHECK_HEADING
+  : process.env.BENCH_BASELINE_ROOT
+    ? BASELINE_HEADING
+    : process.env.BENCH_POSTGRES
+      ? POSTGRES_HEADING
+      : '## SMTP ingest'
 if (!process.env.BENCH_NO_WRITE) writeBenchmarkSection(REPO_ROOT, heading, section)
 if (results.some((r) => r.target.startsWith('Tempbox') && (r.lost > 0 || r.mismatched > 0))) {
   console.error('[bench] some acknowledged messages are missing from the database or differ from what was sent')

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createDb, type Db } from '@tempbox/db'
+import { createDb, createPostgresDb, type Db } from '@tempbox/db'
 import { freePort, spawnUntil } from './processes.js'
 
 export interface IngestProcess {
@@ -24,26 +24,9 @@ export interface IngestProcess {
 export async function startIngest(repoRoot: string, domain: string, localParts: string[], env: Record<string, string> = {}, ingestRoot?: string): Promise<IngestProcess> {
   const dataDir = mkdtempSync(join(tmpdir(), 'tempbox-bench-'))
   const dbPath = join(dataDir, 'tempbox.sqlite')
-  const port = await freePort()
-  // Plain node with the tsx loader (not the tsx CLI) so the pid we sample is the server itself.
-  const proc = await spawnUntil(process.execPath, [...(process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []), '--import', 'tsx', join(ingestRoot ?? process.env.BENCH_INGEST_ROOT ?? repoRoot, 'apps/mail-ingest/src/main.ts')], {
-    cwd: join(repoRoot, 'bench'),
-    env: {
-      SMTP_HOST: '127.0.0.1', SMTP_PORT: String(port), INGEST_METRICS_PORT: '0', DATABASE_PATH: dbPath, MAIL_DOMAINS: domain,
-      // Every benchmark connection comes from 127.0.0.1: one client, as far as the per-IP session cap can tell.
-      SMTP_MAX_CLIENTS_PER_IP: '1000',
-      ...env,
-    },
-    readyText: '[smtp] listening',
-    // A shared, busy machine can take most of a minute just to load the TypeScript of the workers.
-    timeoutMs: 180_000,
-  })
+  const { port, proc } = await spawnIngest(repoRoot, domain, { DATABASE_PATH: dbPath, ...env }, ingestRoot)
   const { db, sqlite } = createDb({ path: dbPath })
-  const now = Date.now()
-  await db
-    .insertInto('inbox')
-    .values(localParts.map((local) => ({ address: `${local}@${domain}`, local_part: local, domain, created_at: now, expires_at: now + 86_400_000 })))
-    .execute()
+  await addInboxes(db, domain, localParts)
   return {
     port,
     pid: proc.child.pid!,
@@ -57,4 +40,47 @@ export async function startIngest(repoRoot: string, domain: string, localParts: 
       rmSync(dataDir, { recursive: true, force: true })
     },
   }
+}
+
+/** mail-ingest storing to the PostgreSQL database at `databaseUrl` (which it migrates), with the inboxes `localParts`@`domain`. */
+export async function startIngestOnPostgres(repoRoot: string, domain: string, localParts: string[], databaseUrl: string, env: Record<string, string> = {}): Promise<Omit<IngestProcess, 'dbPath' | 'sqlite'>> {
+  const { port, proc } = await spawnIngest(repoRoot, domain, { DATABASE_URL: databaseUrl, ...env })
+  const db = createPostgresDb({ url: databaseUrl })
+  await addInboxes(db, domain, localParts)
+  return {
+    port,
+    pid: proc.child.pid!,
+    db,
+    stop: async () => {
+      await proc.stop()
+      if (process.env.BENCH_DUMP) writeFileSync(process.env.BENCH_DUMP, proc.output())
+      await db.destroy()
+    },
+  }
+}
+
+async function addInboxes(db: Db, domain: string, localParts: string[]): Promise<void> {
+  const now = Date.now()
+  await db
+    .insertInto('inbox')
+    .values(localParts.map((local) => ({ address: `${local}@${domain}`, local_part: local, domain, created_at: now, expires_at: now + 86_400_000 })))
+    .execute()
+}
+
+async function spawnIngest(repoRoot: string, domain: string, env: Record<string, string>, ingestRoot?: string) {
+  const port = await freePort()
+  // Plain node with the tsx loader (not the tsx CLI) so the pid we sample is the server itself.
+  const proc = await spawnUntil(process.execPath, [...(process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []), '--import', 'tsx', join(ingestRoot ?? process.env.BENCH_INGEST_ROOT ?? repoRoot, 'apps/mail-ingest/src/main.ts')], {
+    cwd: join(repoRoot, 'bench'),
+    env: {
+      SMTP_HOST: '127.0.0.1', SMTP_PORT: String(port), INGEST_METRICS_PORT: '0', MAIL_DOMAINS: domain,
+      // Every benchmark connection comes from 127.0.0.1: one client, as far as the per-IP session cap can tell.
+      SMTP_MAX_CLIENTS_PER_IP: '1000',
+      ...env,
+    },
+    readyText: '[smtp] listening',
+    // A shared, busy machine can take most of a minute just to load the TypeScript of the workers.
+    timeoutMs: 180_000,
+  })
+  return { port, proc }
 }

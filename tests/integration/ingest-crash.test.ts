@@ -1,16 +1,27 @@
 import { randomBytes } from 'node:crypto'
-import { createDb, fullSource, selectMessagesWithContent, type Db } from '@tempbox/db'
+import { createDb, createPostgresDb, fullSource, migrateToLatest, selectMessagesWithContent, type Db } from '@tempbox/db'
+import { createTestDatabase, startPostgres, type PostgresServer } from '@tempbox/db/testing'
 import nodemailer from 'nodemailer'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startStack, waitFor, type Stack } from '../support/stack.js'
+import { startIngestNode, startStack, waitFor } from '../support/stack.js'
 
 /** Parallel SMTP sessions writing while the process is killed. */
 const CONNECTIONS = 6
 /** Kill once this many messages were acknowledged, so the kill lands mid-stream. */
 const ACKS_BEFORE_KILL = 60
 
-let stack: Stack
+/** Where mail-ingest runs and stores: the whole stack on a SQLite file, or ingest alone on PostgreSQL. */
+interface Target {
+  smtpPort: number
+  mailDomain: string
+  ingest: { stop: (signal?: NodeJS.Signals) => Promise<void> }
+  restartIngest: () => Promise<unknown>
+  stop: () => Promise<void>
+}
+
+let stack: Target
 let db: Db
+let postgres: PostgresServer | undefined
 
 /** A multipart message with a random attachment, CRLF line ends and no line starting with a dot. */
 function buildMessage(to: string, id: string): { raw: Buffer; attachment: Buffer } {
@@ -26,22 +37,36 @@ function buildMessage(to: string, id: string): { raw: Buffer; attachment: Buffer
   return { raw, attachment }
 }
 
-beforeAll(async () => {
-  stack = await startStack()
-  db = createDb({ path: stack.dbPath }).db
+async function open(engine: 'sqlite' | 'postgres'): Promise<void> {
+  if (engine === 'sqlite') {
+    const full = await startStack()
+    stack = full
+    db = createDb({ path: full.dbPath }).db
+  } else {
+    postgres = await startPostgres()
+    const url = await createTestDatabase(postgres.url, 'crash')
+    db = createPostgresDb({ url })
+    await migrateToLatest(db)
+    stack = await startIngestNode(url)
+  }
   const now = Date.now()
   await db
     .insertInto('inbox')
     .values(Array.from({ length: CONNECTIONS }, (_, i) => ({ address: `crash${i}@${stack.mailDomain}`, local_part: `crash${i}`, domain: stack.mailDomain, created_at: now, expires_at: now + 3_600_000 })))
     .execute()
-})
+}
 
-afterAll(async () => {
+async function close(): Promise<void> {
   await db?.destroy()
   await stack?.stop()
-})
+  await postgres?.stop()
+  postgres = undefined
+}
 
-describe('mail ingest killed with SIGKILL mid-stream', () => {
+describe.each(['sqlite', 'postgres'] as const)('mail ingest on %s killed with SIGKILL mid-stream', (engine) => {
+  beforeAll(() => open(engine))
+  afterAll(close)
+
   it('keeps every message it acknowledged with 250, whole, and accepts mail again after a restart', async () => {
     const acked = new Map<string, { to: string; raw: Buffer; attachment: Buffer }>()
     let isKilled = false

@@ -41,7 +41,7 @@ export async function waitFor(check: () => Promise<boolean> | boolean, timeoutMs
   }
 }
 
-function portAccepts(port: number): Promise<boolean> {
+export function portAccepts(port: number): Promise<boolean> {
   return new Promise((ok) => {
     const sock = createConnection({ host: '127.0.0.1', port })
     sock.once('connect', () => { sock.destroy(); ok(true) })
@@ -252,4 +252,58 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     },
   }
   return stack
+}
+
+/** mail-ingest alone on a database it shares with other nodes (DATABASE_URL: PostgreSQL), as the api cannot run there yet. */
+export interface IngestNode {
+  smtpPort: number
+  mailDomain: string
+  ingest: RunningProcess
+  /** Starts it again after it was stopped (same port, same database). */
+  restartIngest: () => Promise<RunningProcess>
+  stop: () => Promise<void>
+}
+
+/** Starts the real mail-ingest on a free port, storing to the PostgreSQL database at `databaseUrl`. */
+export async function startIngestNode(databaseUrl: string, options: { mailDomain?: string; env?: Record<string, string> } = {}): Promise<IngestNode> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'tempbox-ingest-'))
+  const [smtpPort, ingestMetricsPort] = [await freePort(), await freePort()]
+  const mailDomain = options.mailDomain ?? 'tempbox.test'
+  const env: Record<string, string> = {
+    DATABASE_URL: databaseUrl,
+    // Never written: set so that no default path points at the repository's own data folder.
+    DATABASE_PATH: join(dataDir, 'unused.sqlite'),
+    MAIL_DOMAINS: mailDomain,
+    SMTP_HOST: '127.0.0.1',
+    SMTP_PORT: String(smtpPort),
+    INGEST_METRICS_PORT: String(ingestMetricsPort),
+    ...options.env,
+  }
+  const start = async () => {
+    const proc = startProcess('apps/mail-ingest/src/main.ts', env)
+    try {
+      await waitFor(() => portAccepts(smtpPort), 60_000, 'mail-ingest to start')
+    } catch (error) {
+      await proc.stop('SIGKILL')
+      throw new Error(`${(error as Error).message}\n${proc.output()}`, { cause: error })
+    }
+    return proc
+  }
+  const node: IngestNode = {
+    smtpPort,
+    mailDomain,
+    ingest: await start().catch((error: unknown) => {
+      rmSync(dataDir, { recursive: true, force: true })
+      throw error
+    }),
+    restartIngest: async () => {
+      node.ingest = await start()
+      return node.ingest
+    },
+    stop: async () => {
+      await node.ingest.stop()
+      rmSync(dataDir, { recursive: true, force: true })
+    },
+  }
+  return node
 }

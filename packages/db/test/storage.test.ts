@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { sql } from 'kysely'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { insertMessage, migrateToLatest, NO_LIMITS, openStorage, refusalKindOf, UNICODE_LOWER, type DeleteEvent, type IncomingMessage, type Storage, type StorageConfig } from '../src/index.js'
+import { insertMessage, migrateToLatest, NO_LIMITS, openStorage, refusalKindOf, UNICODE_LOWER, type DeleteEvent, type IncomingMessage, type NewMail, type Storage, type StorageConfig } from '../src/index.js'
 import { ENGINES, freshPostgresDatabase, type TestEngine } from '../src/testing/index.js'
 
 const HOUR = 3_600_000
@@ -246,6 +246,17 @@ describe('PostgreSQL change notification', () => {
     expect(heard).toEqual([{ messages: [[kept!.id, id]] }])
     expect(signal.changed()).toBe(true)
     expect(signal.changed()).toBe(false)
+    signal.close()
+  })
+
+  it('names every message of a batch too large for one notification, in several', async () => {
+    const heard: (NewMail | null)[] = []
+    const signal = await storage.watchNewMail((mail) => heard.push(mail))
+    const id = await inbox('box')
+    await other().messageWriter()(Array.from({ length: 320 }, (_, i) => incoming(`m${i}`, [id])))
+    const stored = (await storage.db.selectFrom('message').select('id').orderBy('id').execute()).map((r) => [r.id, id])
+    await vi.waitFor(() => expect(heard.flatMap((m) => m?.messages ?? []).sort((a, b) => a[0]! - b[0]!)).toEqual(stored))
+    expect(heard.length).toBe(3)
     signal.close()
   })
 

@@ -12,6 +12,8 @@ import pg from 'pg'
 export interface PostgresServer {
   /** Superuser URL of the server's `postgres` database (trust auth, loopback only). */
   url: string
+  /** The postmaster's process id: its process tree is the server (benchmarks count that tree's CPU). */
+  pid: number
   stop(): Promise<void>
 }
 
@@ -107,6 +109,8 @@ export async function startPostgres(): Promise<PostgresServer> {
 
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    // postmaster.pid's first line, written before pg_ctl -w returns.
+    pid: Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0]),
     async stop() {
       if (stopped) return
       stopped = true

@@ -1,5 +1,3 @@
-import type pg from 'pg'
-
 /**
  * PostgreSQL's change notification: what the ingest writer and the delete triggers NOTIFY, and what a listening
  * storage reads. Payloads name ids only, never content (any role that may LISTEN would read them). A NOTIFY sent
@@ -8,8 +6,11 @@ import type pg from 'pg'
 export const NEW_MAIL_CHANNEL = 'tempbox_new_mail'
 export const DELETES_CHANNEL = 'tempbox_deletes'
 
-/** A payload must stay under 8,000 bytes; ids of a larger batch go in several notifications. */
-const IDS_PER_NOTIFICATION = 150
+/**
+ * A payload must stay under 8,000 bytes; ids of a larger batch go in several notifications (the writer's listing insert
+ * sends them, write-messages.ts), 150 pairs of ids of up to 16 digits each.
+ */
+export const IDS_PER_NOTIFICATION = 150
 
 /** Messages committed by an ingest node, `[messageId, inboxId]` each. */
 export interface NewMail {
@@ -25,15 +26,6 @@ export type DeleteEvent =
   | { type: 'messages'; messages: [id: number, inboxId: number][] }
   | { type: 'inboxes'; inboxIds: number[] }
   | { type: 'unknown' }
-
-const NOTIFY = { name: 'tempbox_notify', text: 'SELECT pg_notify($1, $2)' }
-
-/** Inside the writer's transaction: delivered to every listener when it commits. */
-export async function notifyNewMail(client: pg.ClientBase, messages: [number, number][]): Promise<void> {
-  for (let start = 0; start < messages.length; start += IDS_PER_NOTIFICATION) {
-    await client.query({ ...NOTIFY, values: [NEW_MAIL_CHANNEL, JSON.stringify({ m: messages.slice(start, start + IDS_PER_NOTIFICATION) })] })
-  }
-}
 
 /** Reads a new-mail payload; null when it is not one of ours (the signal is then only "something changed"). */
 export function parseNewMail(payload: string | undefined): NewMail | null {

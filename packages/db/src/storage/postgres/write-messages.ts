@@ -1,7 +1,7 @@
 import { isUtf8 } from 'node:buffer'
 import pg from 'pg'
 import { NO_LIMITS, StoreRefusal, type IncomingMessage, type WriteMessages, type WriterLimits } from '../incoming-message.js'
-import { notifyNewMail } from './notify.js'
+import { IDS_PER_NOTIFICATION, NEW_MAIL_CHANNEL } from './notify.js'
 
 /**
  * PostgreSQL's text cannot hold U+0000 (SQLite's can): a NUL a sender put in a header or body becomes U+FFFD rather than
@@ -45,12 +45,18 @@ function insertContents(rows: number): pg.QueryConfig {
   }
 }
 
-/** The small per-inbox rows as arrays, one statement whatever their number. */
+/**
+ * The small per-inbox rows as arrays, one statement whatever their number, which also NOTIFYs their ids (delivered at
+ * COMMIT, in chunks a payload can hold: see notify.ts) — one round trip for both.
+ */
 const INSERT_LISTINGS = {
   name: 'tempbox_insert_listings',
-  text: `INSERT INTO message (inbox_id, message_content_id, from_name, from_address, subject, sent_at, received_at, size, attachment_count)
-    SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::bigint[], $7::bigint[], $8::bigint[], $9::int[])
-    RETURNING id, inbox_id`,
+  text: `WITH listed AS (
+      INSERT INTO message (inbox_id, message_content_id, from_name, from_address, subject, sent_at, received_at, size, attachment_count)
+      SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::bigint[], $7::bigint[], $8::bigint[], $9::int[])
+      RETURNING id, inbox_id
+    ), numbered AS (SELECT id, inbox_id, (row_number() OVER () - 1) / ${IDS_PER_NOTIFICATION} AS chunk FROM listed)
+    SELECT pg_notify('${NEW_MAIL_CHANNEL}', json_build_object('m', json_agg(json_build_array(id, inbox_id)))::text) FROM numbered GROUP BY chunk`,
 }
 
 const INSERT_ATTACHMENTS_SQL = (rows: number) =>
@@ -147,11 +153,10 @@ async function writeBatch(client: pg.PoolClient, messages: IncomingMessage[], li
       row.forEach((value, column) => listing[column]!.push(value))
     }
   })
-  const { rows: listed } = await client.query<{ id: number; inbox_id: number }>({ ...INSERT_LISTINGS, values: listing })
+  await client.query({ ...INSERT_LISTINGS, values: listing })
 
   const checking = contentIds.filter((_, i) => messages[i]!.envelope)
   if (checking.length > 0) await client.query({ ...INSERT_CHECKING, values: [checking] })
-  await notifyNewMail(client, listed.map((r) => [r.id, r.inbox_id]))
   return contentIds
 }
 
