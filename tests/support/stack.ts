@@ -282,7 +282,8 @@ export async function startIngestNode(databaseUrl: string, options: { mailDomain
   const start = async () => {
     const proc = startProcess('apps/mail-ingest/src/main.ts', env)
     try {
-      await waitFor(() => portAccepts(smtpPort), 60_000, 'mail-ingest to start')
+      // Only bounds a hang: on a busy shared machine loading the workers' TypeScript can take most of a minute.
+      await waitFor(() => portAccepts(smtpPort), 180_000, 'mail-ingest to start')
     } catch (error) {
       await proc.stop('SIGKILL')
       throw new Error(`${(error as Error).message}\n${proc.output()}`, { cause: error })
