@@ -7,31 +7,26 @@ import { sql, type Kysely } from 'kysely'
  * past 150 rows the payload is `{}` ("re-read"), as a NOTIFY payload must stay under 8,000 bytes.
  * PostgreSQL only: on SQLite every deleter is an API process, and they tell each other directly.
  */
-const STATEMENTS = [
-  `CREATE FUNCTION message_deleted_notify() RETURNS trigger LANGUAGE plpgsql AS $$
+/** A statement-level trigger function that NOTIFYs `{"<key>": [<row>…]}` of the rows the statement deleted. */
+function notifyFunction(name: string, key: string, row: string, columns: string): string {
+  return `CREATE FUNCTION ${name}() RETURNS trigger LANGUAGE plpgsql AS $$
   DECLARE
     ids json;
     n bigint;
   BEGIN
-    SELECT json_agg(json_build_array(id, inbox_id)), count(*) INTO ids, n FROM (SELECT id, inbox_id FROM gone LIMIT 151) g;
+    SELECT json_agg(${row}), count(*) INTO ids, n FROM (SELECT ${columns} FROM gone LIMIT 151) g;
     IF n > 0 THEN
-      PERFORM pg_notify('tempbox_deletes', CASE WHEN n > 150 THEN '{}' ELSE json_build_object('m', ids)::text END);
+      PERFORM pg_notify('tempbox_deletes', CASE WHEN n > 150 THEN '{}' ELSE json_build_object('${key}', ids)::text END);
     END IF;
     RETURN NULL;
-  END $$`,
+  END $$`
+}
+
+const STATEMENTS = [
+  notifyFunction('message_deleted_notify', 'm', 'json_build_array(id, inbox_id)', 'id, inbox_id'),
   `CREATE TRIGGER message_deleted_notify AFTER DELETE ON message REFERENCING OLD TABLE AS gone
     FOR EACH STATEMENT EXECUTE FUNCTION message_deleted_notify()`,
-  `CREATE FUNCTION inbox_deleted_notify() RETURNS trigger LANGUAGE plpgsql AS $$
-  DECLARE
-    ids json;
-    n bigint;
-  BEGIN
-    SELECT json_agg(id), count(*) INTO ids, n FROM (SELECT id FROM gone LIMIT 151) g;
-    IF n > 0 THEN
-      PERFORM pg_notify('tempbox_deletes', CASE WHEN n > 150 THEN '{}' ELSE json_build_object('i', ids)::text END);
-    END IF;
-    RETURN NULL;
-  END $$`,
+  notifyFunction('inbox_deleted_notify', 'i', 'id', 'id'),
   `CREATE TRIGGER inbox_deleted_notify AFTER DELETE ON inbox REFERENCING OLD TABLE AS gone
     FOR EACH STATEMENT EXECUTE FUNCTION inbox_deleted_notify()`,
 ]
