@@ -9,6 +9,7 @@ import { createIngestMetrics, type IngestMetrics, type RefusalReason } from './m
 import { createClientLimits } from './client-limits.js'
 import { createInflightBudget } from './inflight-budget.js'
 import { createStorageGuard } from './storage-guard.js'
+import { coalesceReplies } from './coalesce-replies.js'
 import { describeCertificate, readKeyPair, watchKeyPair } from './tls-certificate.js'
 
 export interface IngestServer {
@@ -63,6 +64,7 @@ export function createSmtpServer({ storage, config, clock = Date.now }: { storag
   // The client is told why (421, as for the idle timeout) and smtp-server half-closes the socket, destroying it if the
   // client does not close its side within a few seconds.
   server.server.on('connection', (socket) => {
+    coalesceReplies(socket)
     const timer = setTimeout(() => {
       const connection = [...server.connections].find((c) => c._socket === socket)
       if (connection) connection.send(421, `${config.mailDomains[0]} Session time limit reached, closing connection`)
