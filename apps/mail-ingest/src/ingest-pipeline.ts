@@ -39,8 +39,13 @@ export function createIngestPipeline(storage: Storage, config: Config): IngestPi
   const limits = writerLimits(config)
   const load: number[] = Array.from({ length: config.parseWorkers }, () => 0)
   let nextId = 0
+  // The store worker answers a commit's messages together; a parse worker that failed answers alone.
   const onReply = (message: unknown) => {
-    const { id, ...result } = message as PipelineReply
+    if (Array.isArray(message)) for (const reply of message as PipelineReply[]) settle(reply)
+    else settle(message as PipelineReply)
+  }
+  const settle = (reply: PipelineReply) => {
+    const { id, ...result } = reply
     const waiter = pending.get(id)
     if (!waiter) return
     pending.delete(id)

@@ -18,7 +18,7 @@ export interface StoreRequest {
   message: IncomingMessage
 }
 
-/** Store worker (or a parse worker that failed) → SMTP thread. */
+/** Store worker (a commit's replies in one array) or a parse worker that failed (alone) → SMTP thread. */
 export type PipelineReply = { id: number; ok: true } | { id: number; ok: false; error: string; refusal?: RefusalKind | null }
 
 /** Store worker → checkpoint worker after each commit: roughly how many bytes went into the WAL. */

@@ -32,7 +32,17 @@ const store = createMessageStore(storage.messageWriter(limits, { autocheckpointB
   },
 })
 
-const reply = (message: PipelineReply) => parentPort!.postMessage(message)
+// The answers of one commit go to the SMTP thread in one message: they settle together (one microtask after another),
+// and the flush queued behind the first of them runs after the last.
+let replies: PipelineReply[] = []
+const reply = (message: PipelineReply) => {
+  if (replies.length === 0) queueMicrotask(sendReplies)
+  replies.push(message)
+}
+function sendReplies() {
+  parentPort!.postMessage(replies)
+  replies = []
+}
 for (const port of parserPorts) {
   port.on('message', ({ id, message }: StoreRequest) => {
     const { text, attachments } = message.parsed
