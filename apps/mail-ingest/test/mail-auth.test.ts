@@ -3,6 +3,7 @@ import { checkMessage, UNKNOWN, type AuthVerdict } from '../src/mail-auth/check.
 import { createCachingResolver, fixtureResolver } from '../src/mail-auth/dns.js'
 import { createAuthQueue, type AuthJob } from '../src/mail-auth/queue.js'
 import { authSourceOf, headerBlockEnd } from '../src/mail-auth/job.js'
+import { memoizeUnsigned } from '../src/mail-auth/unsigned-memo.js'
 import { parseMessage } from '../src/parse-message.js'
 import { toStoredSource } from '@tempbox/db'
 import { dmarcReject, plainMail, signingDomain, signMail } from '../../../tests/support/dkim.js'
@@ -194,5 +195,84 @@ describe('the check queue', () => {
     })
     queue.push(job(1))
     await expect.poll(() => verdicts.get(1)).toEqual(UNKNOWN)
+  })
+})
+
+describe('verdicts of unsigned mail reused for the same sender', () => {
+  const head = (from: string, subject: string, extra = '') => Buffer.from(`${extra}From: ${from}\r\nTo: a@tempbox.test\r\nSubject: ${subject}\r\n\r\n`)
+  const counting = (verdict: AuthVerdict = { status: 'none', details: null, authenticationResults: 'tempbox.test; spf=none' }) => {
+    const seen: string[] = []
+    const check = async (raw: Buffer) => {
+      seen.push(raw.toString())
+      return verdict
+    }
+    return { seen, check }
+  }
+
+  it('checks a burst from one envelope and From once, and gives every message that verdict', async () => {
+    const { seen, check } = counting()
+    const memo = memoizeUnsigned(check, { maxEntries: 10, ttlMs: 60_000 })
+    const verdicts = await Promise.all(['one', 'two', 'three'].map((s) => memo(head('Someone <a@example.com>', s), envelope)))
+    expect(seen).toHaveLength(1)
+    expect(verdicts.every((v) => v.authenticationResults === 'tempbox.test; spf=none')).toBe(true)
+  })
+
+  it('checks again for another From field, another envelope, or once the time is up', async () => {
+    let clock = 0
+    const { seen, check } = counting()
+    const memo = memoizeUnsigned(check, { maxEntries: 10, ttlMs: 1_000, now: () => clock })
+    await memo(head('Someone <a@example.com>', 'x'), envelope)
+    await memo(head('Someone <a@example.org>', 'x'), envelope)
+    await memo(head('Someone <a@example.com>', 'x'), { ...envelope, ip: '192.0.2.100' })
+    await memo(head('Someone <a@example.com>', 'x'), { ...envelope, mailFrom: 'other@github.com' })
+    await memo(head('Someone <a@example.com>', 'x'), { ...envelope, helo: 'other.example' })
+    // A second From field, or a folded one, is another field.
+    await memo(head('Someone <a@example.com>', 'x', 'From: Other <b@example.net>\r\n'), envelope)
+    await memo(Buffer.from('From: Someone\r\n <a@example.com>\r\nSubject: x\r\n\r\n'), envelope)
+    expect(seen).toHaveLength(7)
+    await memo(head('Someone <a@example.com>', 'y'), envelope)
+    expect(seen).toHaveLength(7)
+    clock = 1_000
+    await memo(head('Someone <a@example.com>', 'y'), envelope)
+    expect(seen).toHaveLength(8)
+  })
+
+  it('never reuses the verdict of signed mail, of mail without a header block, or an unknown one', async () => {
+    const { seen, check } = counting()
+    const memo = memoizeUnsigned(check, { maxEntries: 10, ttlMs: 60_000 })
+    const signed = head('GitHub <noreply@github.com>', 'x', 'DKIM-Signature: v=1; d=github.com\r\n')
+    const arc = head('GitHub <noreply@github.com>', 'x', 'ARC-Seal: i=1\r\n')
+    for (const raw of [signed, signed, arc, arc, Buffer.from('From: a@example.com\r\nno end'), Buffer.from('From: a@example.com\r\nno end')]) await memo(raw, envelope)
+    expect(seen).toHaveLength(6)
+
+    const failing = counting(UNKNOWN)
+    const memoUnknown = memoizeUnsigned(failing.check, { maxEntries: 10, ttlMs: 60_000 })
+    await memoUnknown(head('Someone <a@example.com>', 'x'), envelope)
+    await memoUnknown(head('Someone <a@example.com>', 'x'), envelope)
+    expect(failing.seen).toHaveLength(2)
+  })
+
+  it('keeps at most maxEntries senders, and none with 0', async () => {
+    const { seen, check } = counting()
+    const memo = memoizeUnsigned(check, { maxEntries: 2, ttlMs: 60_000 })
+    for (const from of ['a', 'b', 'c', 'a']) await memo(head(`${from}@example.com`, 'x'), envelope)
+    // 'a' was dropped when 'c' came in.
+    expect(seen).toHaveLength(4)
+    const off = counting()
+    const none = memoizeUnsigned(off.check, { maxEntries: 0, ttlMs: 60_000 })
+    for (let i = 0; i < 3; i++) await none(head('a@example.com', 'x'), envelope)
+    expect(off.seen).toHaveLength(3)
+  })
+
+  it('gives the same verdict mailauth gives each message of a burst', async () => {
+    const memo = memoizeUnsigned((raw, env) => checkMessage(raw, env, options), { maxEntries: 10, ttlMs: 60_000 })
+    for (const subject of ['first', 'second']) {
+      // DMARC reject and an SPF record for github.com: the reused verdict is a fail, as mailauth's own.
+      const raw = Buffer.from(plainMail('GitHub <noreply@github.com>', 'a@tempbox.test', subject))
+      const bytes = raw.subarray(0, headerBlockEnd(raw))
+      const verdict = await memo(bytes, envelope)
+      expect(verdict.status).toBe('fail')
+      expect(verdict).toEqual(await checkMessage(bytes, envelope, options))
+    }
   })
 })

@@ -14,12 +14,17 @@ export function sendAuthJobs(port: Pick<MessagePort, 'postMessage'>, messages: I
   setImmediate(() => postJobs(port, messages, contentIds))
 }
 
+/** A batch's jobs go in one message (one copy of the envelope and one wake-up of the worker per commit, not per mail). */
 function postJobs(port: Pick<MessagePort, 'postMessage'>, messages: IncomingMessage[], contentIds: number[]): void {
+  const jobs: AuthJob[] = []
+  const moved: ArrayBuffer[] = []
   messages.forEach((message, i) => {
     if (!message.envelope) return
     const { bytes, movable } = authSourceOf(message)
-    port.postMessage({ contentId: contentIds[i]!, raw: bytes, envelope: message.envelope } satisfies AuthJob, movable ? [bytes.buffer as ArrayBuffer] : [])
+    jobs.push({ contentId: contentIds[i]!, raw: bytes, envelope: message.envelope })
+    if (movable) moved.push(bytes.buffer as ArrayBuffer)
   })
+  if (jobs.length > 0) port.postMessage(jobs, moved)
 }
 
 /**
@@ -52,7 +57,7 @@ export function headerBlockEnd(raw: Buffer): number {
 }
 
 /** Whether any header line of the block names a DKIM signature or an ARC header (conservative: any line starting so). */
-function signsBody(head: string): boolean {
+export function signsBody(head: string): boolean {
   const lower = head.toLowerCase()
   return lower.startsWith('dkim-signature') || lower.startsWith('arc-') || lower.includes('\ndkim-signature') || lower.includes('\narc-')
 }
