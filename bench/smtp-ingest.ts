@@ -29,7 +29,7 @@ import { fileURLToPath } from 'node:url'
 import { fullSource, selectMessagesWithContent, type Db } from '@tempbox/db'
 import { createTestDatabase, startPostgres, type PostgresServer } from '@tempbox/db/testing/postgres'
 import { writeBenchmarkSection } from './lib/benchmarks-md.js'
-import { startIngest, startIngestOnPostgres } from './lib/ingest-process.js'
+import { startIngest, startIngestOnPostgres, type IngestProcess } from './lib/ingest-process.js'
 import { cpuMs, freePort, rssMb, spawnUntil, threadCpuMs, treeCpuMs } from './lib/processes.js'
 import { buildHtmlMessage, buildMessage, SmtpClient } from './lib/smtp-client.js'
 import { fmt, median, realMailFiles, spread } from './lib/stats.js'
@@ -251,7 +251,7 @@ async function runScenario(target: Target, scenario: Scenario, tag: string, repe
 
 async function startTempbox(name = 'Tempbox', env: Record<string, string> = {}, ingestRoot?: string): Promise<Target> {
   const ingest = await startIngest(REPO_ROOT, DOMAIN, Array.from({ length: INBOX_COUNT }, (_, i) => `bench${i}`), env, ingestRoot)
-  return { name, port: ingest.port, pid: ingest.pid, recipient: (i) => `bench${i % INBOX_COUNT}@${DOMAIN}`, takeStored: () => takeStoredFrom(ingest.db), stop: ingest.stop }
+  return { name, port: ingest.port, pid: ingest.pid, recipient: (i) => `bench${i % INBOX_COUNT}@${DOMAIN}`, takeStored: () => takeStoredFrom(ingest.db, ingest.sqlite), stop: ingest.stop }
 }
 
 const POSTGRES_NAME = 'Tempbox on PostgreSQL'
@@ -269,17 +269,25 @@ async function startTempboxOnPostgres(server: PostgresServer): Promise<Target> {
 }
 
 /** Every message stored since the last call, by bench id; then the store is emptied. */
-async function takeStoredFrom(db: Db): Promise<{ byId: Map<string, Buffer>; unnamed: number }> {
+async function takeStoredFrom(db: Db, sqlite?: IngestProcess['sqlite']): Promise<{ byId: Map<string, Buffer>; unnamed: number }> {
   const byId = new Map<string, Buffer>()
   let unnamed = 0
+  // A SQLite baseline from before content was stored once (2026-11-23) keeps raw and text in the message row itself.
+  const oldRows = sqlite && sqlite.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'message_content'").get() === undefined
+    ? sqlite.prepare<[number], { id: number; raw: Buffer; text: string | null; raw_body_is_text: number }>(
+      'SELECT id, raw, text, raw_body_is_text FROM message WHERE id > ? ORDER BY id LIMIT 500',
+    )
+    : null
   // A page at a time: a run of 100 KB messages holds hundreds of MB.
   for (let after = 0; ;) {
-    const rows = await selectMessagesWithContent(db)
-      .select(['message.id', 'raw', 'text', 'raw_body_is_text'])
-      .where('message.id', '>', after)
-      .orderBy('message.id')
-      .limit(500)
-      .execute()
+    const rows = oldRows
+      ? oldRows.all(after)
+      : await selectMessagesWithContent(db)
+        .select(['message.id', 'raw', 'text', 'raw_body_is_text'])
+        .where('message.id', '>', after)
+        .orderBy('message.id')
+        .limit(500)
+        .execute()
     if (rows.length === 0) break
     for (const row of rows) {
       const source = fullSource(row)
