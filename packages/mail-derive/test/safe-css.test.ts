@@ -66,6 +66,8 @@ describe('normalizeMailCss', () => {
     expect(normalizeMailCss('a/**/b/* x */c')).toBe('a b c')
     expect(normalizeMailCss('p{color:red}/* url(https://t.test/x)')).toBe('p{color:red} ')
     expect(normalizeMailCss('/**/')).toBe(' ')
+    // The opener's star does not close it: `/*/` is still open.
+    expect(normalizeMailCss('a/*/b*/c')).toBe('a c')
   })
 
   it('decodes a hex escape of up to six digits and the one blank that ends it', () => {
@@ -74,6 +76,9 @@ describe('normalizeMailCss', () => {
     expect(normalizeMailCss('\\0000751')).toBe('u1')
     expect(normalizeMailCss('\\75\trl \\75\nrl \\75\r\nrl \\75\frl')).toBe('url url url url')
     expect(normalizeMailCss('\\75  rl')).toBe('u rl')
+    // CR LF counts as one blank, a lone CR as one; what follows either stays.
+    expect(normalizeMailCss('\\41\rB \\41\r\nB \\41\r\rB')).toBe('AB AB A\rB')
+    expect(normalizeMailCss('\\41 \nB \\41x\ny')).toBe('A\nB Ax\ny')
     expect(normalizeMailCss('\\41\\42 C')).toBe('ABC')
   })
 
@@ -83,6 +88,10 @@ describe('normalizeMailCss', () => {
 
   it('reads a zero, out-of-range or surrogate escape as U+FFFD', () => {
     expect(normalizeMailCss('a\\0 b\\110000 c\\d800 d\\dfff e\\10ffff f')).toBe('a\uFFFDb\uFFFDc\uFFFDd\uFFFDe\u{10FFFF}f')
+  })
+
+  it('decodes an escaped space to a space (the first character that changes nothing)', () => {
+    expect(normalizeMailCss('a\\20 b\\ c\\1f d')).toBe('a b c\\1f d')
   })
 
   it('decodes an escaped ordinary character to itself, astral ones whole', () => {
