@@ -30,6 +30,13 @@ describe('scanHtml: the text of an HTML mail', () => {
     expect(textOf('<table><tr><td>Name</td><th>Value</th></tr><tr><td>a</td><td>b</td></tr></table>')).toBe('Name Value\na b')
   })
 
+  it('ends a line and a cell where they close, too', () => {
+    expect(textOf('a<div>b</div>')).toBe('a\nb')
+    expect(textOf('a<td>b</td>')).toBe('a b')
+    expect(textOf('<div>a</div>b')).toBe('a\nb')
+    expect(textOf('<td>a</td>b')).toBe('a b')
+  })
+
   it('collapses whitespace to one space, keeps the space between inline elements and invents none', () => {
     expect(textOf('<p>  Hello \n\t world  </p>')).toBe('Hello world')
     expect(textOf('<b>Hello</b> <i>world</i>')).toBe('Hello world')
@@ -41,6 +48,7 @@ describe('scanHtml: the text of an HTML mail', () => {
   it('keeps the whitespace of <pre> as it is, and collapses it again after', () => {
     expect(textOf('<pre>a  b\n  c</pre><p>x   y</p>')).toBe('a  b\n  c\n\nx y')
     expect(textOf('<pre><pre>p  q</pre>r  s</pre><p>x   y</p>')).toBe('p  q\n\nr  s\n\nx y')
+    expect(textOf('<pre>a  <b>b</b>  c</pre>')).toBe('a  b  c')
   })
 
   it('leaves out what is not read: style, script, head, title, template', () => {
@@ -68,6 +76,13 @@ describe('scanHtml: the text of an HTML mail', () => {
     expect(textOf('<a href="mailto:ann@x.test">ann@x.test</a>')).toBe('ann@x.test')
     expect(textOf('<a href="tel:123">Call us</a> <a href="#top">Top</a>')).toBe('Call us Top')
     expect(textOf('<a href=" HTTPS://x.test/b ">Go</a>')).toBe('Go (HTTPS://x.test/b)')
+    expect(textOf('<a href="http://x.test/c">Go</a>')).toBe('Go (http://x.test/c)')
+    expect(textOf('<a href="/out?to=https://x.test/d">Go</a>')).toBe('Go')
+  })
+
+  it('adds no second blank before a link address when the text already ends in one', () => {
+    expect(textOf('<pre><a href="https://x.test/a">go </a></pre>')).toBe('go (https://x.test/a)')
+    expect(textOf('<pre><a href="https://x.test/a">go\n</a></pre>')).toBe('go\n(https://x.test/a)')
   })
 
   it('stops at htmlTextChars', () => {
@@ -92,6 +107,7 @@ describe('scanHtml: links', () => {
 
   it('reads each link with its text, whitespace collapsed across elements', () => {
     expect(anchorsOf('<a href="https://x.test/v">  Verify <b> your </b>\n email </a>')).toEqual([{ href: 'https://x.test/v', label: 'Verify your email' }])
+    expect(anchorsOf('<a href="https://x.test/v">Verify <b> your</b> email</a>')).toEqual([{ href: 'https://x.test/v', label: 'Verify your email' }])
   })
 
   it('ends a link left open where the next one starts, and at the end of the document', () => {
@@ -99,6 +115,10 @@ describe('scanHtml: links', () => {
       { href: 'https://x.test/1', label: 'one' },
       { href: 'https://x.test/2', label: 'two' },
     ])
+  })
+
+  it('reads attribute names in any case', () => {
+    expect(anchorsOf('<A HREF="https://x.test/v">Go</A>')).toEqual([{ href: 'https://x.test/v', label: 'Go' }])
   })
 
   it('ignores anchors without href and takes no label from the text after a link', () => {
@@ -151,12 +171,12 @@ describe('scanHtml: what rendering would cost', () => {
   })
 
   it('is too costly when unmatched end tags would cost the parser more than a million lookups', () => {
-    // Each unmatched </i> looks through the 399 open <b>: 2,506 of them cost 999,894 lookups, 2,507 cost 1,000,293.
-    const doc = (ends: number) => `<b>`.repeat(399) + 'x' + '</i>'.repeat(ends) + ' after'
-    const under = scanHtml(doc(2506), L)
+    // Each unmatched </i> looks through the 400 open <b>: 2,500 of them cost exactly a million lookups, 2,501 one more.
+    const doc = (ends: number) => `<b>`.repeat(400) + 'x' + '</i>'.repeat(ends) + ' after'
+    const under = scanHtml(doc(2500), L)
     expect(under.tooDeep).toBe(false)
     expect(under.text).toBe('x after')
-    const over = scanHtml(doc(2507), L)
+    const over = scanHtml(doc(2501), L)
     expect(over.tooDeep).toBe(true)
     expect(over.text).toBe('x')
   })
