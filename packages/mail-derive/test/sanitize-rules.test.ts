@@ -106,6 +106,23 @@ describe('sanitizeMailHtml rules', () => {
     )
   })
 
+  it('blocks a dangerous CSS word without joining what was around it into another', () => {
+    const { html } = sanitized('<p style="width:expjavascript:ression(alert(1))">a</p><style>p{width:expvbscript:ression(1)}</style>')
+    expect(html).not.toMatch(/expression\s*\(/i)
+  })
+
+  it('reads cid: and data:image only at the start of a url(), so a remote url naming them is still remote', () => {
+    const { html, hasRemoteContent } = sanitized('<p style="background:url(https://t.test/data:image/x.png)">a</p><div style="background:url(https://t.test/?cid:logo@x)">b</div>')
+    expect(hasRemoteContent).toBe(true)
+    expect(html).toContain('<p style="background:none"')
+    expect(html).toContain('<div style="background:none"')
+    expect(sanitized('<div style="background:url(https://t.test/?cid:logo@x)">b</div>').hasRemoteContent).toBe(true)
+    // The opt-in copy keeps a relative url naming them as none: it would load from our own origin.
+    expect(sanitized('<p style="background:url(/s/data:image/x), url(xxxxlogo@x), url(https://t.test/r)">a</p>').html).toContain(
+      'data-remote-style="background:none, none, url(&quot;https://t.test/r&quot;)"',
+    )
+  })
+
   it('reports no remote content for ordinary mail', () => {
     expect(sanitized('<p style="color:red">ordinary</p><style>p{color:blue}</style><img src="cid:logo@x">')).toEqual({
       html: `<p style="color:red">ordinary</p><style>p{color:blue}</style><img src="${ATTACHMENT}" />`,
