@@ -1,10 +1,11 @@
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
+import { once } from 'node:events'
 import { connect } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { CONTENT_COLUMNS, fullSource, migrateToLatest, openStorage, selectMessagesWithContent, type Db, type Storage } from '@tempbox/db'
 import nodemailer, { type SendMailOptions } from 'nodemailer'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { loadConfig } from '../src/config.js'
 import { createSmtpServer, type IngestServer } from '../src/smtp-server.js'
 import { rawSession } from '../../../tests/support/smtp-session.js'
@@ -408,6 +409,40 @@ describe('slow clients', () => {
       expect(session.lines.filter((line) => line.startsWith('250'))).not.toHaveLength(0)
       expect(session.lines.at(-1)).toBe(`421 ${DOMAIN} Session time limit reached, closing connection`)
     } finally {
+      await capped.close()
+    }
+  })
+
+  it('serves a session until the last millisecond before SMTP_MAX_SESSION_MS, then says 421 and closes it', async () => {
+    const cap = 5 * 60_000
+    const config = loadConfig({ SMTP_PORT: '0', DATABASE_PATH: dbPath, MAIL_DOMAINS: DOMAIN, SMTP_MAX_SESSION_MS: String(cap), SMTP_PARSE_WORKERS: '0' })
+    const capped = createSmtpServer({ storage, config })
+    const cappedPort = await capped.listen()
+    // The cap's timer runs on a faked clock, so the test can stand one millisecond either side of it. The socket's idle
+    // timeout runs on Node's own timers, which stay real (and far away).
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] })
+    try {
+      const connected = once(capped.server.server, 'connection')
+      const session = rawSession(cappedPort)
+      await connected
+      // The cap's timer was set by the server's first 'connection' listener, at this (faked) instant.
+      const start = Date.now()
+      // smtp-server greets after a short pause on the same clock (to catch clients that talk too soon).
+      let greeted = false
+      const greeting = session.reply().finally(() => { greeted = true })
+      while (!greeted) {
+        await vi.advanceTimersByTimeAsync(10)
+        await new Promise((resolve) => setImmediate(resolve))
+      }
+      expect(await greeting).toMatch(/^220 /)
+
+      await vi.advanceTimersByTimeAsync(start + cap - 1 - Date.now())
+      expect(await session.command('NOOP')).toMatch(/^250 /)
+      await vi.advanceTimersByTimeAsync(1)
+      expect(await session.command('NOOP')).toBe(`421 ${DOMAIN} Session time limit reached, closing connection`)
+      await session.closed
+    } finally {
+      vi.useRealTimers()
       await capped.close()
     }
   })

@@ -59,3 +59,74 @@ describe('mail CSS reduced to a safe subset', () => {
     expect(html).not.toContain('</style><img')
   })
 })
+
+/** One rule of normalizeMailCss per test: what the sanitizer's url() rewriting gets to read. */
+describe('normalizeMailCss', () => {
+  it('turns each comment into a space; an unclosed one runs to the end', () => {
+    expect(normalizeMailCss('a/**/b/* x */c')).toBe('a b c')
+    expect(normalizeMailCss('p{color:red}/* url(https://t.test/x)')).toBe('p{color:red} ')
+    expect(normalizeMailCss('/**/')).toBe(' ')
+    // The opener's star does not close it: `/*/` is still open.
+    expect(normalizeMailCss('a/*/b*/c')).toBe('a c')
+  })
+
+  it('decodes a hex escape of up to six digits and the one blank that ends it', () => {
+    expect(normalizeMailCss('\\75 rl')).toBe('url')
+    expect(normalizeMailCss('\\000075rl')).toBe('url')
+    expect(normalizeMailCss('\\0000751')).toBe('u1')
+    expect(normalizeMailCss('\\75\trl \\75\nrl \\75\r\nrl \\75\frl')).toBe('url url url url')
+    expect(normalizeMailCss('\\75  rl')).toBe('u rl')
+    // CR LF counts as one blank, a lone CR as one; what follows either stays.
+    expect(normalizeMailCss('\\41\rB \\41\r\nB \\41\r\rB')).toBe('AB AB A\rB')
+    expect(normalizeMailCss('\\41 \nB \\41x\ny')).toBe('A\nB Ax\ny')
+    expect(normalizeMailCss('\\41\\42 C')).toBe('ABC')
+  })
+
+  it('decodes a hex escape in capitals', () => {
+    expect(normalizeMailCss('\\4A\\4b')).toBe('JK')
+  })
+
+  it('reads a zero, out-of-range or surrogate escape as U+FFFD', () => {
+    expect(normalizeMailCss('a\\0 b\\110000 c\\d800 d\\dfff e\\10ffff f')).toBe('a\uFFFDb\uFFFDc\uFFFDd\uFFFDe\u{10FFFF}f')
+  })
+
+  it('decodes an escaped space to a space (the first character that changes nothing)', () => {
+    expect(normalizeMailCss('a\\20 b\\ c\\1f d')).toBe('a b c\\1f d')
+  })
+
+  it('decodes an escaped ordinary character to itself, astral ones whole', () => {
+    expect(normalizeMailCss('u\\rl \\(x\\) \\😀!')).toBe('url (x) 😀!')
+  })
+
+  it('drops an escaped line break and a backslash at the very end', () => {
+    expect(normalizeMailCss('"a\\\nb\\\r\\\fc"\\')).toBe('"abc"')
+  })
+
+  it('writes characters that would change the text around them back as hex escapes', () => {
+    expect(normalizeMailCss('\\22 \\27 \\5c \\3c \\3e \\7f \\1f \\9')).toBe('\\22 \\27 \\5c \\3c \\3e \\7f \\1f \\9 ')
+    expect(normalizeMailCss('\\"\\\'\\\\\\<\\>')).toBe('\\22 \\27 \\5c \\3c \\3e ')
+  })
+
+  it('leaves CSS without a backslash untouched', () => {
+    expect(normalizeMailCss('td{padding:4px} a:hover{color:blue}')).toBe('td{padding:4px} a:hover{color:blue}')
+  })
+
+  it('makes each image function that takes a plain string none, arguments and nesting included', () => {
+    expect(normalizeMailCss('.a{background:image-set("x" 1x) red}')).toBe('.a{background:none red}')
+    expect(normalizeMailCss('.a{b:-webkit-image-set(url(x) 1x, "y" 2x);c:d}')).toBe('.a{b:none;c:d}')
+    expect(normalizeMailCss('.a{b:cross-fade("x", "y" 50%)} .b{c:IMAGE("z")} .c{d:src("w")} .d{e:element(#id)}')).toBe('.a{b:none} .b{c:none} .c{d:none} .d{e:none}')
+    expect(normalizeMailCss('image-set ("x")')).toBe('none')
+  })
+
+  it('runs an unclosed image function to the end', () => {
+    expect(normalizeMailCss('.a{b:image-set("x" 1x;c:d}')).toBe('.a{b:none')
+  })
+
+  it('leaves names that only end in an image function alone', () => {
+    expect(normalizeMailCss('.a{b:my-image(x);c:fooimage(y);d:x_src(z);e:v2image(w)}')).toBe('.a{b:my-image(x);c:fooimage(y);d:x_src(z);e:v2image(w)}')
+  })
+
+  it('drops every image function in a row, and one inside another once', () => {
+    expect(normalizeMailCss('a{b:image("x"),image("y")} c{d:image-set(image("z") 1x) e}')).toBe('a{b:none,none} c{d:none e}')
+  })
+})
