@@ -56,6 +56,17 @@ async function sqliteSchema(db: Db): Promise<Schema> {
   return schema
 }
 
+/**
+ * Tables only PostgreSQL has, on purpose: the state several API nodes share (per-client address limits, fixed-window
+ * counters, the visitor salt of the day; migration 2026_11_24_004001). On SQLite one host serves and that state lives
+ * in the API's memory (its cluster primary's with several processes), so there is nothing to compare them with.
+ * Listed by name, so any other table on one engine only still fails.
+ */
+const POSTGRES_ONLY_TABLES = ['address_limit_client', 'address_limit_slot', 'window_counter', 'visitor_salt']
+
+/** Drops what belongs to a PostgreSQL-only table from a schema line (`table.column …`, `table primary key …`). */
+const onBothEngines = (line: string) => !POSTGRES_ONLY_TABLES.includes(line.split(/[ .]/, 1)[0]!)
+
 async function postgresSchema(db: Db): Promise<Schema> {
   const q = async <T>(query: string) => (await sql.raw<T>(query).execute(db)).rows
   const schema: Schema = { columns: [], keys: [], indexes: [], triggers: [] }
@@ -112,9 +123,18 @@ describe('migrations on SQLite and PostgreSQL', () => {
 
   it('end in the same tables, columns, keys, indexes and triggers', async () => {
     const a = sorted(await sqliteSchema(sqlite))
-    const b = sorted(await postgresSchema(postgres))
+    const all = await postgresSchema(postgres)
+    const b = sorted({
+      columns: all.columns.filter(onBothEngines),
+      keys: all.keys.filter(onBothEngines),
+      indexes: all.indexes.filter(onBothEngines),
+      triggers: all.triggers.filter(onBothEngines),
+    })
     expect(a.columns.length).toBeGreaterThan(50)
     expect(b).toEqual(a)
+    // The list names tables that exist: a table renamed or dropped must leave it too.
+    const postgresOnly = new Set(all.columns.filter((line) => !onBothEngines(line)).map((line) => line.split('.', 1)[0]))
+    expect([...postgresOnly].sort()).toEqual([...POSTGRES_ONLY_TABLES].sort())
   })
 
   it('give PostgreSQL its change-notification triggers, and no other trigger of its own', async () => {
