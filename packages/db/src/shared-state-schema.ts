@@ -5,7 +5,8 @@ import type { Generated } from 'kysely'
  * on SQLite lives in the API's memory. Not part of `Database`, so no code can query them on SQLite by mistake: a
  * repository that runs on PostgreSQL asks for them with `db.withTables<SharedStateTables>()`.
  */
-export interface SharedStateTables {
+// A type, not an interface: Kysely's withTables wants a record type.
+export type SharedStateTables = {
   address_limit_client: AddressLimitClientTable
   address_limit_slot: AddressLimitSlotTable
   window_counter: WindowCounterTable
