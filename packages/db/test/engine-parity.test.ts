@@ -6,7 +6,8 @@ import { freshPostgresDatabase } from '../src/testing/index.js'
 /**
  * Both engines' migrations must end in the same schema: same tables, columns (name, nullability, type class), primary
  * keys, unique constraints, foreign keys, indexes (with their partial-ness) and triggers. A migration added for one
- * engine only fails here until the other has its counterpart — except the triggers listed in POSTGRES_ONLY_TRIGGERS.
+ * engine only fails here until the other has its counterpart — except the triggers listed in POSTGRES_ONLY_TRIGGERS
+ * and the tables listed in POSTGRES_ONLY_TABLES.
  */
 
 /**
@@ -14,6 +15,7 @@ import { freshPostgresDatabase } from '../src/testing/index.js'
  * SQLite's readers notice commits through `PRAGMA data_version`, and its deleters are API processes that tell each other.
  */
 const POSTGRES_ONLY_TRIGGERS = ['inbox.inbox_deleted_notify', 'message.message_deleted_notify']
+
 interface Schema {
   columns: string[]
   keys: string[]
