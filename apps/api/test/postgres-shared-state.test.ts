@@ -36,7 +36,7 @@ describe('address limits in PostgreSQL', () => {
   it('lets N concurrent reservations from two nodes take exactly the 5 active places', async () => {
     const [a, b] = (await pg.pools(2)).map((db) => new PostgresAddressLimits(db, KEY, 5, 100))
     const now = Date.now()
-    const outcomes = await Promise.allSettled(Array.from({ length: 24 }, (_, i) => (i % 2 ? a! : b!).reserve(IP, now + HOUR, now + i)))
+    const outcomes = await Promise.allSettled(Array.from({ length: 40 }, (_, i) => (i % 2 ? a! : b!).reserve(IP, now + HOUR, now + i)))
     expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(5)
     for (const o of outcomes.filter((o) => o.status === 'rejected')) {
       expect(o.reason).toMatchObject({
@@ -103,11 +103,14 @@ describe('address limits in PostgreSQL', () => {
 })
 
 /** A Fastify app as the API registers @fastify/rate-limit, with one limited route, on `db`. */
-async function limitedApp(db: Db, clock?: () => number) {
+async function limitedApp(db: Db, clock?: () => number, onServe: () => void = () => undefined) {
   const app = Fastify()
   await app.register(errorHandler)
   await app.register(rateLimit, { global: false, store: postgresRateLimitStore(db, KEY, clock) })
-  app.get('/limited', { config: { rateLimit: { max: 3, timeWindow: '1 minute' } } }, async () => ({ ok: true }))
+  app.get('/limited', { config: { rateLimit: { max: 3, timeWindow: '1 minute' } } }, async () => {
+    onServe()
+    return { ok: true }
+  })
   app.get('/other', { config: { rateLimit: { max: 3, timeWindow: '1 minute' } } }, async () => ({ ok: true }))
   await app.ready()
   return app
@@ -149,6 +152,23 @@ describe('@fastify/rate-limit counters in PostgreSQL', () => {
       expect((await app.inject({ method: 'GET', url: '/limited', remoteAddress: IP })).statusCode).toBe(200)
       const state = postgresGlobalState(db!, { jwtSecret: 'x'.repeat(32), maxActiveAddressesPerIp: 5, maxGeneratedPerHourPerIp: 100, guessLimitPerMinute: 3 }, NO_PEERS, () => undefined)
       expect(await state.expire!(now + 60_000)).toBe(1)
+    } finally {
+      await app.close()
+    }
+  })
+  it('refuse the request when PostgreSQL cannot count it: a limit is never skipped', async () => {
+    const url = await pg.database()
+    const [db] = await pg.pools(1, url)
+    let served = 0
+    const app = await limitedApp(db!, undefined, () => served++)
+    try {
+      expect((await app.inject({ method: 'GET', url: '/limited', remoteAddress: IP })).statusCode).toBe(200)
+      // Its pool closed: every query now fails, as with the server out of reach.
+      await db!.destroy()
+      const res = await app.inject({ method: 'GET', url: '/limited', remoteAddress: IP })
+      expect(res.statusCode).toBe(500)
+      expect(res.json()).toEqual({ error: 'Something went wrong on our side. Please try again.', code: 'internal' })
+      expect(served).toBe(1)
     } finally {
       await app.close()
     }
