@@ -12,8 +12,9 @@ interface Entry {
 
 /**
  * The per-client address limits as the inbox rules see them: an AddressLimiter in this process, one in the cluster's
- * primary reached over IPC (several API processes on one host), or PostgreSQL's tables (several nodes on PostgreSQL). Reserving checks and counts in one step, so two requests
- * from one client racing through different processes cannot both take the last place.
+ * primary reached over IPC (several API processes on one host), or PostgreSQL's tables (several nodes on PostgreSQL).
+ * Reserving checks and counts in one step, so two requests from one client racing through different processes cannot
+ * both take the last place.
  */
 export interface AddressLimits {
   /** Counts one new address for `ip`, or throws the 429 AppError when its limits allow none now. */
