@@ -1,7 +1,9 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions, type RawReplyDefaultExpression, type RawRequestDefaultExpression, type RawServerDefault } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { Config } from './config.js'
-import { localGlobalState, type GlobalState } from './global-state.js'
+import { engineOf } from '@tempbox/db'
+import { localGlobalState, NO_PEERS, type GlobalState } from './global-state.js'
+import { postgresGlobalState } from './postgres-global-state.js'
 import { clientKey } from '@tempbox/ip'
 import { redactUrl } from './redact-url.js'
 import rateLimit from '@fastify/rate-limit'
@@ -39,9 +41,10 @@ export type App = FastifyInstance<RawServerDefault, RawRequestDefaultExpression,
 
 /**
  * Builds the HTTP app (plugins, then routes); never listens, so tests inject requests directly.
- * `globalState` is this process's own unless a cluster worker hands in the primary's (see global-state.ts).
+ * `globalState` is this process's own unless a cluster worker hands in the primary's; on PostgreSQL it is the
+ * database's (see global-state.ts).
  */
-export async function buildApp(config: Config, globalState: GlobalState = localGlobalState(config)): Promise<App> {
+export async function buildApp(config: Config, globalState?: GlobalState): Promise<App> {
   const options: FastifyServerOptions = {
     logger: config.logLevel === 'silent' ? false : {
       level: config.logLevel,
@@ -56,17 +59,23 @@ export async function buildApp(config: Config, globalState: GlobalState = localG
   const app = Fastify(options).withTypeProvider<TypeBoxTypeProvider>()
 
   app.decorate('config', config)
-  app.decorate('globalState', globalState)
   await app.register(errorHandler)
   await app.register(securityHeaders)
   await app.register(dbPlugin, { path: config.databasePath })
+  // On PostgreSQL the shared state is the database's, for every process of every node; the peers handed in (a
+  // cluster worker's) still reach this host's other workers.
+  const state =
+    engineOf(app.db) === 'postgres'
+      ? postgresGlobalState(app.db, config, globalState?.peers ?? NO_PEERS, (message, err) => app.log.error({ err }, message))
+      : (globalState ?? localGlobalState(config))
+  app.decorate('globalState', state)
   await app.register(metricsPlugin)
   // Per-route limits only (`config.rateLimit` on a route); counters live in memory (the primary's, with several
-  // processes) and expire with their window.
+  // processes; PostgreSQL's on that engine) and expire with their window.
   await app.register(rateLimit, {
     global: false,
     keyGenerator: (request) => clientKey(request.ip),
-    ...(globalState.rateLimitStore ? { store: globalState.rateLimitStore } : {}),
+    ...(state.rateLimitStore ? { store: state.rateLimitStore } : {}),
   })
   await app.register(geoipPlugin, { preload: config.geoipPreload })
   await app.register(authPlugin)
@@ -76,6 +85,9 @@ export async function buildApp(config: Config, globalState: GlobalState = localG
   await app.register(services)
   await app.register(sweeper)
   await app.register(webhooks)
+  // The one-per-service jobs (the sweep, webhook deliveries) run while this process leads (global-state.ts).
+  app.addHook('onReady', () => state.leadership.start())
+  app.addHook('preClose', () => state.leadership.stop())
 
   await app.register(
     async (api) => {

@@ -3,6 +3,7 @@ import type { Config } from './config.js'
 import { AddressLimiter, type AddressLimits } from './services/limits/ip-limits.js'
 import { MissCounter, type MissLimits } from './services/limits/miss-limiter.js'
 import { DailySalt, type VisitorSalts } from './services/analytics/visitor-salt.js'
+import { FixedLeadership, type Leadership } from './services/jobs/leadership.js'
 
 /** The other API processes, told of changes their caches cannot notice in the database. */
 export interface Peers {
@@ -16,7 +17,8 @@ export interface Peers {
 
 /**
  * State that must be one for the whole service, however many API processes serve it. A single process holds it
- * itself; with API_PROCESSES > 1 each worker gets versions that ask the cluster's primary over IPC (src/cluster).
+ * itself; with API_PROCESSES > 1 each worker gets versions that ask the cluster's primary over IPC (src/cluster); on
+ * PostgreSQL every process of every node uses the database's (postgres-global-state.ts).
  */
 export interface GlobalState {
   addressLimits: AddressLimits
@@ -26,9 +28,14 @@ export interface GlobalState {
   rateLimitStore?: FastifyRateLimitStoreCtor
   visitorSalts: VisitorSalts
   peers: Peers
-  /** Exactly one process deletes expired addresses. */
-  runsSweeper: boolean
+  /** Which process runs the one-per-service jobs: the expiry sweep and the webhook delivery loop. */
+  leadership: Leadership
+  /** Deletes this state's expired entries where they are not in this process's memory (run by the sweep); how many. */
+  expire?(now: number): Promise<number>
 }
+
+/** Nobody else to tell: one process serves. */
+export const NO_PEERS: Peers = { messageDeleted: () => undefined, onMessageDeleted: () => undefined, readStateChanged: () => undefined, onReadStateChanged: () => undefined }
 
 /** Everything in this process: the one-process server and the tests. */
 export function localGlobalState(config: Config): GlobalState {
@@ -36,7 +43,7 @@ export function localGlobalState(config: Config): GlobalState {
     addressLimits: new AddressLimiter(config.maxActiveAddressesPerIp, config.maxGeneratedPerHourPerIp),
     missLimits: new MissCounter(config.guessLimitPerMinute),
     visitorSalts: new DailySalt(),
-    peers: { messageDeleted: () => undefined, onMessageDeleted: () => undefined, readStateChanged: () => undefined, onReadStateChanged: () => undefined },
-    runsSweeper: true,
+    peers: NO_PEERS,
+    leadership: new FixedLeadership(true),
   }
 }

@@ -6,7 +6,6 @@ import rateLimit from '@fastify/rate-limit'
 import { afterEach, describe, expect, it } from 'vitest'
 import { buildApp, type App } from '../src/app.js'
 import { loadConfig } from '../src/config.js'
-import { AppError } from '../src/errors.js'
 import errorHandler from '../src/plugins/error-handler.js'
 import { AnalyticsService } from '../src/services/analytics/analytics-service.js'
 import { IpcClient, serveIpc, UNAVAILABLE, type IpcMessage, type IpcPort } from '../src/cluster/ipc.js'
@@ -16,6 +15,7 @@ import { sharedRateLimitStore } from '../src/cluster/shared-rate-limit-store.js'
 import { SharedVisitorSalts } from '../src/cluster/shared-visitor-salts.js'
 import { workerGlobalState } from '../src/cluster/worker-state.js'
 import { deliver, generate } from './email-fixtures.js'
+import { rejection } from './app-error.js'
 
 /**
  * An IPC channel in memory that behaves like the cluster's: messages go through JSON and arrive in order in a later
@@ -51,16 +51,6 @@ function orphanClient(timeoutMs: number, closed = false): IpcClient {
   const c = channel()
   if (closed) c.close()
   return new IpcClient(c.worker, timeoutMs)
-}
-
-async function rejection(promise: Promise<unknown>): Promise<AppError> {
-  try {
-    await promise
-  } catch (err) {
-    if (err instanceof AppError) return err
-    throw err
-  }
-  throw new Error('expected a rejection')
 }
 
 describe('address limits held by the primary', () => {

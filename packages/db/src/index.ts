@@ -2,6 +2,7 @@ export { createDb, openDb, migrateToLatest, PAGE_SIZE, PRIVATE_DIR_MODE, PRIVATE
 export { createPostgresDb, engineOf, isPostgresUrl, POSTGRES_NOT_YET, DEFAULT_POOL_SIZE, type PostgresConfig } from './postgres-db.js'
 export { resolveDatabasePath, DEFAULT_DATABASE_PATH } from './database-path.js'
 export type * from './schema.js'
+export type * from './shared-state-schema.js'
 export { fullSource, toStoredSource, type StoredSource } from './message-source.js'
 export { convertPageSize, type PageSizeResult } from './page-size.js'
 export { CONTENT_COLUMNS, insertMessage, selectMessagesWithContent, type MessageToInsert } from './messages.js'

@@ -51,6 +51,11 @@ export function postgresClientConfig(config: Pick<PostgresConfig, 'url' | 'durab
 /** A pool of connections to PostgreSQL (they open lazily, at the first query) and a Kysely on it. */
 export function createPostgresPool(config: PostgresConfig): { db: Kysely<Database>; pool: pg.Pool } {
   const pool = new pg.Pool({ ...postgresClientConfig(config), max: config.poolSize ?? DEFAULT_POOL_SIZE })
+  // A connection that dies (the server restarted, an operator ended the session) emits 'error' on its client, and an
+  // idle one on the pool as well; with nobody listening, Node would end the process. The query that was waiting on it
+  // fails with the error anyway, and the pool drops the client: nothing is left to do here.
+  pool.on('error', () => undefined)
+  pool.on('connect', (client) => client.on('error', () => undefined))
   return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), pool }
 }
 

@@ -1,5 +1,6 @@
 import type { GlobalState } from '../global-state.js'
 import { IpcClient, processPort } from './ipc.js'
+import { FixedLeadership } from '../services/jobs/leadership.js'
 import { ROLE_ENV } from './protocol.js'
 import { SharedAddressLimits } from './shared-address-limits.js'
 import { sharedRateLimitStore } from './shared-rate-limit-store.js'
@@ -18,6 +19,6 @@ export function workerGlobalState(ipc: IpcClient = new IpcClient(processPort()))
       readStateChanged: (inboxId) => ipc.request('peers.readStateChanged', { inboxId }),
       onReadStateChanged: (handler) => ipc.on('readStateChanged', ({ inboxId }) => handler(inboxId)),
     },
-    runsSweeper: process.env[ROLE_ENV] === 'sweeper',
+    leadership: new FixedLeadership(process.env[ROLE_ENV] === 'sweeper'),
   }
 }

@@ -1,28 +1,41 @@
 import fp from 'fastify-plugin'
 
 /**
- * Deletes expired addresses and their mail every `sweepIntervalMs` (reads never serve them even between sweeps).
- * With several API processes only one sweeps: the others would only repeat its deletes and contend for the write lock.
+ * Deletes expired addresses and their mail every `sweepIntervalMs` (reads never serve them even between sweeps), and
+ * the shared state's expired entries where they live in the database. One process of the whole service sweeps (see
+ * Leadership): the others would only repeat its deletes and contend for the write lock.
  */
 export default fp(
   async (app) => {
-    if (!app.globalState.runsSweeper) return
+    const { globalState } = app
     const run = async () => {
       try {
-        const removed = await app.inboxService.sweep()
+        const now = Date.now()
+        const removed = await app.inboxService.sweep(now)
         if (removed > 0) app.log.info(`[sweep] removed ${removed} expired address(es)`)
+        await globalState.expire?.(now)
       } catch (err) {
         app.log.error({ err }, '[sweep] failed')
       }
     }
     let timer: NodeJS.Timeout | null = null
-    app.addHook('onReady', async () => {
-      await run()
-      timer = setInterval(() => void run(), app.config.sweepIntervalMs)
-      timer.unref()
-    })
-    app.addHook('onClose', async () => {
-      if (timer) clearInterval(timer)
+    let running: Promise<void> | null = null
+    const tick = () => {
+      if (!running) running = run().finally(() => (running = null))
+      return running
+    }
+    globalState.leadership.whileLeading({
+      start: async () => {
+        await tick()
+        timer = setInterval(() => void tick(), app.config.sweepIntervalMs)
+        timer.unref()
+      },
+      // A sweep under way finishes before another node may begin one.
+      stop: async () => {
+        if (timer) clearInterval(timer)
+        timer = null
+        await running
+      },
     })
   },
   { name: 'sweeper', dependencies: ['services'] },

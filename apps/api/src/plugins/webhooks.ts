@@ -1,5 +1,5 @@
 import fp from 'fastify-plugin'
-import { openStorage } from '@tempbox/db'
+import { openStorage, type Storage } from '@tempbox/db'
 import { setQueueCaps } from '../repositories/webhook-repository.js'
 import { WebhookDeliverer } from '../services/webhooks/webhook-deliverer.js'
 
@@ -11,24 +11,32 @@ const DELIVERY_BUSY_TIMEOUT_MS = 200
 
 /**
  * Webhooks per inbox. Queued deliveries are made by one loop for the whole service, in the process that also sweeps
- * (with API_PROCESSES > 1, one worker): several loops would only race each other for the same rows.
+ * (global-state.ts, Leadership): several loops would only race each other for the same rows.
  */
 export default fp(
   async (app) => {
     const { webhooks } = app.config
     // The enqueue trigger (run by mail-ingest's transactions) reads the caps from the database.
     await setQueueCaps(app.db, webhooks.maxQueued, webhooks.maxQueuedPerInbox)
-    if (!app.globalState.runsSweeper) return
     const lookupHost = (host: string) => app.webhookDns.lookup(host)
-    // A connection of the loop's own: it waits only briefly for the write lock (see DELIVERY_BUSY_TIMEOUT_MS), and its
-    // commits skip the fsync (synchronous=NORMAL: in WAL mode that never risks the file, only the last records, whose
-    // deliveries would then simply be made again — at least once allows that). Ingest's next commit syncs them anyway.
-    const storage = openStorage({ path: app.config.databasePath, busyTimeoutMs: DELIVERY_BUSY_TIMEOUT_MS, durable: false })
-    const deliverer = new WebhookDeliverer(storage.db, app.config, app.mailWatcher, (row) => app.inboxService.summaryOfListRow(row), app.metrics, app.log, lookupHost)
-    app.addHook('onReady', async () => deliverer.start())
-    app.addHook('preClose', async () => {
-      await deliverer.stop()
-      await storage.close()
+    let running: { deliverer: WebhookDeliverer; storage: Storage } | null = null
+    app.globalState.leadership.whileLeading({
+      start: () => {
+        // A connection of the loop's own: it waits only briefly for the write lock (see DELIVERY_BUSY_TIMEOUT_MS), and its
+        // commits skip the fsync (synchronous=NORMAL: in WAL mode that never risks the file, only the last records, whose
+        // deliveries would then simply be made again — at least once allows that). Ingest's next commit syncs them anyway.
+        const storage = openStorage({ path: app.config.databasePath, busyTimeoutMs: DELIVERY_BUSY_TIMEOUT_MS, durable: false })
+        const deliverer = new WebhookDeliverer(storage.db, app.config, app.mailWatcher, (row) => app.inboxService.summaryOfListRow(row), app.metrics, app.log, lookupHost)
+        running = { deliverer, storage }
+        deliverer.start()
+      },
+      stop: async () => {
+        if (!running) return
+        const { deliverer, storage } = running
+        running = null
+        await deliverer.stop()
+        await storage.close()
+      },
     })
   },
   { name: 'webhooks', dependencies: ['services', 'metrics'] },

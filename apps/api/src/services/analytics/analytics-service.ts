@@ -34,7 +34,8 @@ export function normalisePath(raw: string): string | null {
  * Privacy-preserving analytics: aggregate counters per day/path/country, and one row per visitor per day keyed by
  * HMAC(salt, ip + user agent). The salt is random, lives only in memory and is replaced at each UTC midnight
  * (DailySalt), so hashes can't be linked across days or reversed to an IP once the day is over. No raw IP is stored.
- * Several API processes share one salt through the cluster's primary, so a visitor is one visitor whichever serves them.
+ * Several API processes share one salt through the cluster's primary, and several nodes through PostgreSQL, where the
+ * day's row is deleted when the day ends (PostgresVisitorSalts), so a visitor is one visitor whichever serves them.
  */
 export class AnalyticsService {
   constructor(

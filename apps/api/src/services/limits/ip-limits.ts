@@ -11,9 +11,10 @@ interface Entry {
 }
 
 /**
- * The per-client address limits as the inbox rules see them: an AddressLimiter in this process, or (several API
- * processes) one in the cluster's primary reached over IPC. Reserving checks and counts in one step, so two requests
- * from one client racing through different processes cannot both take the last place.
+ * The per-client address limits as the inbox rules see them: an AddressLimiter in this process, one in the cluster's
+ * primary reached over IPC (several API processes on one host), or PostgreSQL's tables (several nodes on PostgreSQL).
+ * Reserving checks and counts in one step, so two requests from one client racing through different processes cannot
+ * both take the last place.
  */
 export interface AddressLimits {
   /** Counts one new address for `ip`, or throws the 429 AppError when its limits allow none now. */
@@ -27,6 +28,16 @@ export interface AddressLimits {
   free(ip: string, expiresAt: number): void | Promise<void>
   /** Drops what no longer limits anything (called by the sweeper). */
   sweep(now: number): void
+}
+
+/** The 429 a client gets past the hourly limit, whichever limiter counts. */
+export function hourlyLimitReached(maxPerHour: number): AppError {
+  return new AppError('rate_limited', `You can create at most ${maxPerHour} addresses per hour. Please try again later.`)
+}
+
+/** The 429 a client gets with every active place taken, whichever limiter counts. */
+export function activeLimitReached(maxActive: number): AppError {
+  return new AppError('too_many_active_addresses', `You already have ${maxActive} active addresses. Release one you no longer need, or wait until one expires.`)
 }
 
 /**
@@ -56,15 +67,8 @@ export class AddressLimiter implements AddressLimits {
     const entry = this.entries.get(this.keyOf(ip))
     if (!entry) return
     this.prune(entry, now)
-    if (entry.generated.length >= this.maxPerHour) {
-      throw new AppError('rate_limited', `You can create at most ${this.maxPerHour} addresses per hour. Please try again later.`)
-    }
-    if (entry.activeUntil.length >= this.maxActive) {
-      throw new AppError(
-        'too_many_active_addresses',
-        `You already have ${this.maxActive} active addresses. Release one you no longer need, or wait until one expires.`,
-      )
-    }
+    if (entry.generated.length >= this.maxPerHour) throw hourlyLimitReached(this.maxPerHour)
+    if (entry.activeUntil.length >= this.maxActive) throw activeLimitReached(this.maxActive)
   }
 
   record(ip: string, expiresAt: number, now = Date.now()): void {

@@ -1,0 +1,44 @@
+import type { Db } from '@tempbox/db'
+import { deleteSlot, deleteSpentSlots, freeSlot, reserveSlot, type SlotLimits } from '../../repositories/address-limit-repository.js'
+import { activeLimitReached, hourlyLimitReached, type AddressLimits } from './ip-limits.js'
+import { hashClient } from './shared-key.js'
+
+/**
+ * The per-client address limits in PostgreSQL, so they hold across every API node: the same limits and answers as
+ * AddressLimiter, counted in rows keyed by an HMAC of the IP (see address-limit-repository.ts for the locking).
+ * Expired slots are deleted by the service's sweep (`expire`), not by `sweep`, which the inbox sweep calls per node.
+ */
+export class PostgresAddressLimits implements AddressLimits {
+  private readonly limits: SlotLimits
+
+  constructor(
+    private readonly db: Db,
+    private readonly key: Buffer,
+    maxActive: number,
+    maxPerHour: number,
+  ) {
+    this.limits = { maxActive, maxPerHour }
+  }
+
+  async reserve(ip: string, expiresAt: number, now: number): Promise<void> {
+    const outcome = await reserveSlot(this.db, hashClient(this.key, ip), this.limits, expiresAt, now)
+    if (outcome === 'hourly_limit') throw hourlyLimitReached(this.limits.maxPerHour)
+    if (outcome === 'active_limit') throw activeLimitReached(this.limits.maxActive)
+  }
+
+  async release(ip: string, expiresAt: number, now: number): Promise<void> {
+    await deleteSlot(this.db, hashClient(this.key, ip), expiresAt, now)
+  }
+
+  async free(ip: string, expiresAt: number): Promise<void> {
+    await freeSlot(this.db, hashClient(this.key, ip), expiresAt)
+  }
+
+  /** Every node's inbox sweep calls this; the rows are deleted once for the service by `expire`. */
+  sweep(): void {}
+
+  /** Deletes what no longer limits anything (the one-per-service sweep). */
+  expire(now: number): Promise<number> {
+    return deleteSpentSlots(this.db, now)
+  }
+}
