@@ -10,7 +10,7 @@ export async function recordPageView(
     await trx
       .insertInto('page_view_daily')
       .values({ day: v.day, path: v.path, country: v.country, views: 1 })
-      .onConflict((oc) => oc.columns(['day', 'path', 'country']).doUpdateSet({ views: sql`views + 1` }))
+      .onConflict((oc) => oc.columns(['day', 'path', 'country']).doUpdateSet({ views: sql`page_view_daily.views + 1` }))
       .execute()
     await trx
       .insertInto('visitor_daily')

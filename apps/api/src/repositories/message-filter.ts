@@ -1,4 +1,4 @@
-import { UNICODE_LOWER } from '@tempbox/db'
+import { UNICODE_LOWER, type Engine } from '@tempbox/db'
 import { sql, type Expression, type SqlBool } from 'kysely'
 
 /** One condition on a message; all of a filter's conditions apply (AND). Text matches are case-insensitive substrings. */
@@ -21,10 +21,13 @@ export function containsPattern(value: string): string {
  */
 const NON_ASCII = /[^\x00-\x7f]/
 
-const like = (column: Expression<unknown>, value: string) =>
-  NON_ASCII.test(value)
-    ? sql<SqlBool>`instr(${sql.raw(UNICODE_LOWER)}(${column}), ${value.toLowerCase()}) > 0`
-    : sql<SqlBool>`${column} like ${containsPattern(value)} escape '\\'`
+/** PostgreSQL's ILIKE folds case by the database's locale, beyond ASCII, so it needs no function of ours. */
+const like = (engine: Engine, column: Expression<unknown>, value: string) =>
+  engine === 'postgres'
+    ? sql<SqlBool>`${column} ilike ${containsPattern(value)} escape '\\'`
+    : NON_ASCII.test(value)
+      ? sql<SqlBool>`instr(${sql.raw(UNICODE_LOWER)}(${column}), ${value.toLowerCase()}) > 0`
+      : sql<SqlBool>`${column} like ${containsPattern(value)} escape '\\'`
 
 // Stored columns only: the text part, or the HTML's text rendering derived at ingest; never a body parsed per request.
 const TEXT = sql`coalesce(message_content.text, message_content.html_text, '')`
@@ -32,16 +35,16 @@ const SUBJECT = sql.ref('message.subject')
 const FROM_NAME = sql.ref('message.from_name')
 const FROM_ADDRESS = sql.ref('message.from_address')
 
-function conditionSql(c: MessageCondition): Expression<SqlBool> {
+function conditionSql(c: MessageCondition, engine: Engine): Expression<SqlBool> {
   switch (c.kind) {
     case 'subject':
-      return like(SUBJECT, c.value)
+      return like(engine, SUBJECT, c.value)
     case 'from':
-      return sql<SqlBool>`(${like(FROM_NAME, c.value)} or ${like(FROM_ADDRESS, c.value)})`
+      return sql<SqlBool>`(${like(engine, FROM_NAME, c.value)} or ${like(engine, FROM_ADDRESS, c.value)})`
     case 'text':
-      return like(TEXT, c.value)
+      return like(engine, TEXT, c.value)
     case 'words':
-      return sql<SqlBool>`(${like(SUBJECT, c.value)} or ${like(FROM_NAME, c.value)} or ${like(FROM_ADDRESS, c.value)} or ${like(TEXT, c.value)})`
+      return sql<SqlBool>`(${like(engine, SUBJECT, c.value)} or ${like(engine, FROM_NAME, c.value)} or ${like(engine, FROM_ADDRESS, c.value)} or ${like(engine, TEXT, c.value)})`
     case 'has_attachment':
       return sql<SqlBool>`message.attachment_count > 0`
     case 'has_code':
@@ -59,8 +62,8 @@ function conditionSql(c: MessageCondition): Expression<SqlBool> {
  * The SQL for all conditions (true when there are none), over `message` joined to `message_content`
  * (selectMessagesWithContent). Always used with an inbox_id condition, so it scans one inbox at most — which its quota caps.
  */
-export function matchAll(conditions: readonly MessageCondition[]): Expression<SqlBool> {
-  if (conditions.length === 0) return sql<SqlBool>`1`
-  const parts = conditions.map((c) => (c.negate ? sql<SqlBool>`not (${conditionSql(c)})` : conditionSql(c)))
+export function matchAll(conditions: readonly MessageCondition[], engine: Engine): Expression<SqlBool> {
+  if (conditions.length === 0) return sql<SqlBool>`true`
+  const parts = conditions.map((c) => (c.negate ? sql<SqlBool>`not (${conditionSql(c, engine)})` : conditionSql(c, engine)))
   return sql<SqlBool>`(${sql.join(parts, sql` and `)})`
 }

@@ -1,5 +1,5 @@
 import { sql } from 'kysely'
-import { fullSource, selectMessagesWithContent, type Db, type MessageContentRow, type MessageRow } from '@tempbox/db'
+import { engineOf, fullSource, selectMessagesWithContent, type Db, type MessageContentRow, type MessageRow } from '@tempbox/db'
 import { matchAll, type MessageCondition } from './message-filter.js'
 
 /**
@@ -12,9 +12,12 @@ export type MessageSummaryRow = MessageRow &
 
 /**
  * Whether there is HTML, without reading it: SQLite answers typeof() from the record header, whereas `html IS NOT
- * NULL` loads the whole value first (5 ms for 9 MB).
+ * NULL` loads the whole value first (5 ms for 9 MB). PostgreSQL answers IS NOT NULL from the row's null bitmap.
  */
-const HAS_HTML = sql<number>`typeof(message_content.html) != 'null'`.as('has_html')
+const HAS_HTML = {
+  sqlite: sql<number>`typeof(message_content.html) != 'null'`.as('has_html'),
+  postgres: sql<number>`cast(message_content.html is not null as integer)`.as('has_html'),
+}
 
 /** What a message view shows of the header lines: at most `count` of them, each value at most `valueChars` characters. */
 export const VIEW_HEADER_LIMITS = { valueChars: 4096, count: 200 } as const
@@ -24,7 +27,7 @@ export const VIEW_HEADER_LIMITS = { valueChars: 4096, count: 200 } as const
  * so a 1 MB From header (mailparser accepts that much) is not sent on every read. The subject stays whole: the view
  * promises it (email-inbox.test.ts).
  */
-const SUMMARY_COLUMNS = [
+const summaryColumns = (db: Db) => [
   'message.id', 'message.inbox_id', 'message.message_content_id',
   sql<string>`substr(message.from_name, 1, ${VIEW_HEADER_LIMITS.valueChars})`.as('from_name'),
   sql<string>`substr(message.from_address, 1, ${VIEW_HEADER_LIMITS.valueChars})`.as('from_address'),
@@ -32,7 +35,7 @@ const SUMMARY_COLUMNS = [
   'message_content.recipients',
   'message_content.derived_version', 'message_content.preview', 'message_content.html_text', 'message_content.codes',
   'message_content.links', 'message_content.safe_html', 'message_content.has_remote_content', 'message_content.html_withheld',
-  HAS_HTML,
+  HAS_HTML[engineOf(db)],
 ] as const
 
 export interface ViewHeader {
@@ -50,13 +53,13 @@ export async function findViewHeaders(db: Db, messageContentId: number): Promise
   const { valueChars, count } = VIEW_HEADER_LIMITS
   let rows: { name: string | null; value: string | null }[]
   try {
-    const result = await sql<{ name: string | null; value: string | null }>`
+    const result = await (engineOf(db) === 'postgres' ? postgresViewHeaders(db, messageContentId) : sql<{ name: string | null; value: string | null }>`
       select
         substr(case h.type when 'array' then h.value ->> 0 else h.value ->> '$.name' end, 1, ${valueChars}) as name,
         substr(case h.type when 'array' then h.value ->> 1 else h.value ->> '$.value' end, 1, ${valueChars + 1}) as value
       from message_content c, json_each(c.headers) h
       where c.id = ${messageContentId} and h.type in ('array', 'object')
-      limit ${count + 1}`.execute(db)
+      limit ${count + 1}`.execute(db))
     rows = result.rows
   } catch {
     // Headers that are not valid JSON (none are written so): show none rather than fail the whole view.
@@ -69,6 +72,18 @@ export async function findViewHeaders(db: Db, messageContentId: number): Promise
     return [{ name: String(r.name), value: value.slice(0, valueChars), truncated: value.length > valueChars }]
   })
   return { headers, more }
+}
+
+/** findViewHeaders' query on PostgreSQL: its json functions walk the same stored array. */
+function postgresViewHeaders(db: Db, messageContentId: number) {
+  const { valueChars, count } = VIEW_HEADER_LIMITS
+  return sql<{ name: string | null; value: string | null }>`
+    select
+      substr(case json_typeof(h) when 'array' then h ->> 0 else h ->> 'name' end, 1, ${valueChars}) as name,
+      substr(case json_typeof(h) when 'array' then h ->> 1 else h ->> 'value' end, 1, ${valueChars + 1}) as value
+    from message_content c, json_array_elements(c.headers::json) h
+    where c.id = ${messageContentId} and json_typeof(h) in ('array', 'object')
+    limit ${count + 1}`.execute(db)
 }
 
 /** What a message view shows of the text part: its beginning, at most `maxChars` characters (see findViewText). */
@@ -91,8 +106,8 @@ export async function findViewText(db: Db, messageContentId: number, maxChars: n
       .leftJoin('message_text_head', 'message_text_head.message_content_id', 'message_content.id')
       .select([
         sql<string | null>`case when octet_length(message_content.text) <= ${maxChars} then message_content.text else message_text_head.text end`.as('text'),
-        sql<number>`octet_length(message_content.text) > ${maxChars}`.as('long'),
-        sql<number>`octet_length(message_content.text) > coalesce(octet_length(message_text_head.text), 0)`.as('cut'),
+        sql<number>`cast(octet_length(message_content.text) > ${maxChars} as integer)`.as('long'),
+        sql<number>`cast(octet_length(message_content.text) > coalesce(octet_length(message_text_head.text), 0) as integer)`.as('cut'),
       ])
       .where('message_content.id', '=', messageContentId)
       .executeTakeFirst()
@@ -177,7 +192,7 @@ function selectListRows(db: Db) {
       sql<string>`substr(message.subject, 1, ${LIST_TEXT_CHARS.subject})`.as('subject'),
       sql<string>`substr(message.from_name, 1, ${LIST_TEXT_CHARS.sender})`.as('from_name'),
       sql<string>`substr(message.from_address, 1, ${LIST_TEXT_CHARS.sender})`.as('from_address'),
-      HAS_HTML,
+      HAS_HTML[engineOf(db)],
     ])
 }
 
@@ -199,7 +214,7 @@ export async function listInboxPage(
   conditions: readonly MessageCondition[] = [],
 ): Promise<{ rows: ListRow[]; more: boolean }> {
   let query = selectListRows(db).where('message.inbox_id', '=', inboxId)
-  if (conditions.length > 0) query = query.where(matchAll(conditions))
+  if (conditions.length > 0) query = query.where(matchAll(conditions, engineOf(db)))
   if (before !== null) query = query.where('message.id', '<', before)
   const rows = await query.orderBy('message.id', 'desc').limit(limit + 1).execute()
   const more = rows.length > limit
@@ -249,7 +264,7 @@ export async function countMatchingMessages(db: Db, inboxId: number, conditions:
   const row = await selectMessagesWithContent(db)
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .where('message.inbox_id', '=', inboxId)
-    .where(matchAll(conditions))
+    .where(matchAll(conditions, engineOf(db)))
     .executeTakeFirstOrThrow()
   return Number(row.n)
 }
@@ -266,7 +281,7 @@ export async function findMatchingIdsAfter(
     .select('message.id')
     .where('message.inbox_id', '=', inboxId)
     .where('message.id', '>', afterId)
-    .where(matchAll(conditions))
+    .where(matchAll(conditions, engineOf(db)))
     .orderBy('message.id', 'asc')
     .limit(limit)
     .execute()
@@ -274,7 +289,7 @@ export async function findMatchingIdsAfter(
 }
 
 export async function findMessage(db: Db, inboxId: number, id: number): Promise<MessageSummaryRow | undefined> {
-  return selectMessagesWithContent(db).select(SUMMARY_COLUMNS).where('message.id', '=', id).where('message.inbox_id', '=', inboxId).executeTakeFirst()
+  return selectMessagesWithContent(db).select(summaryColumns(db)).where('message.id', '=', id).where('message.inbox_id', '=', inboxId).executeTakeFirst()
 }
 
 /** The message's source exactly as received (rebuilt from header block and text when stored that way). */
@@ -290,7 +305,7 @@ export async function findRawMessage(db: Db, inboxId: number, id: number): Promi
 /** The oldest message in the inbox newer than `afterId`, for the long poll. */
 export async function findFirstMessageAfter(db: Db, inboxId: number, afterId: number): Promise<MessageSummaryRow | undefined> {
   return selectMessagesWithContent(db)
-    .select(SUMMARY_COLUMNS)
+    .select(summaryColumns(db))
     .where('message.inbox_id', '=', inboxId)
     .where('message.id', '>', afterId)
     .orderBy('message.id', 'asc')
@@ -300,7 +315,7 @@ export async function findFirstMessageAfter(db: Db, inboxId: number, afterId: nu
 
 export async function listMessagesAfter(db: Db, inboxId: number, afterId: number): Promise<MessageSummaryRow[]> {
   return selectMessagesWithContent(db)
-    .select(SUMMARY_COLUMNS)
+    .select(summaryColumns(db))
     .where('message.inbox_id', '=', inboxId)
     .where('message.id', '>', afterId)
     .orderBy('message.id', 'asc')
@@ -314,7 +329,7 @@ export async function listNewMessageIds(db: Db, afterId: number, limit: number):
 
 export async function findMessagesByIds(db: Db, ids: number[]): Promise<MessageSummaryRow[]> {
   if (ids.length === 0) return []
-  return selectMessagesWithContent(db).select(SUMMARY_COLUMNS).where('message.id', 'in', ids).orderBy('message.id', 'asc').execute()
+  return selectMessagesWithContent(db).select(summaryColumns(db)).where('message.id', 'in', ids).orderBy('message.id', 'asc').execute()
 }
 
 export async function maxMessageId(db: Db): Promise<number> {

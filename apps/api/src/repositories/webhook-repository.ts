@@ -1,5 +1,5 @@
 import { sql } from 'kysely'
-import type { Db, WebhookDeliveryRow, WebhookDeliveryState, WebhookRow } from '@tempbox/db'
+import { engineOf, type Db, type WebhookDeliveryRow, type WebhookDeliveryState, type WebhookRow } from '@tempbox/db'
 import { findListRowsByIds, type ListRow } from './message-repository.js'
 
 export async function findWebhook(db: Db, inboxId: number): Promise<WebhookRow | undefined> {
@@ -59,7 +59,13 @@ export async function listDueDeliveries(db: Db, now: number, limit: number, skip
     .where('d.state', '=', 'pending')
     .where('d.next_attempt_at', '<=', now)
   // One parameter however many are skipped: a list of thousands of placeholders costs more to build and bind than the read.
-  if (skip.length > 0) query = query.where(sql<boolean>`d.id NOT IN (SELECT value FROM json_each(${JSON.stringify(skip)}))`)
+  if (skip.length > 0) {
+    query = query.where(
+      engineOf(db) === 'postgres'
+        ? sql<boolean>`d.id <> all(cast(${skip} as bigint[]))`
+        : sql<boolean>`d.id NOT IN (SELECT value FROM json_each(${JSON.stringify(skip)}))`,
+    )
+  }
   const rows = await query.orderBy('d.next_attempt_at').limit(limit).execute()
   if (rows.length === 0) return []
   // A message's deliveries go with it (ON DELETE CASCADE), so each row finds its message.
@@ -95,9 +101,10 @@ export interface AttemptResult {
  * mail-ingest needs to store mail) held only while SQLite runs it — never across turns of this process's event loop,
  * as a transaction of one awaited UPDATE per attempt would.
  */
+// The casts give PostgreSQL the VALUES' column types (its parameters are untyped there); SQLite takes them as no-ops.
 export async function recordAttempts(db: Db, results: AttemptResult[]): Promise<void> {
   if (results.length === 0) return
-  const rows = sql.join(results.map((r) => sql`(${r.id}, ${r.state}, ${r.attemptedAt}, ${r.nextAttemptAt}, ${r.statusCode}, ${r.error})`))
+  const rows = sql.join(results.map((r) => sql`(cast(${r.id} as bigint), cast(${r.state} as text), cast(${r.attemptedAt} as bigint), cast(${r.nextAttemptAt} as bigint), cast(${r.statusCode} as integer), cast(${r.error} as text))`))
   await sql`
     WITH attempt(id, state, attempted_at, next_attempt_at, status_code, error) AS (VALUES ${rows})
     UPDATE webhook_delivery
