@@ -1,10 +1,14 @@
 import type { TestProject } from 'vitest/node'
-import { startPostgres } from './postgres.js'
+import { migrateToLatest } from '../create-db.js'
+import { createPostgresDb } from '../postgres-db.js'
+import { createTestDatabase, startPostgres } from './postgres.js'
 
 declare module 'vitest' {
   export interface ProvidedContext {
     /** Superuser URL of the run's throwaway PostgreSQL; test files make their own database on it (`freshPostgresDatabase`). */
     postgresUrl: string
+    /** A database migrated to the latest schema, for `CREATE DATABASE … TEMPLATE` (a copy costs less than migrating). */
+    postgresTemplate: string
   }
 }
 
@@ -14,6 +18,15 @@ declare module 'vitest' {
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const server = await startPostgres()
-  project.provide('postgresUrl', server.url)
+  try {
+    const template = await createTestDatabase(server.url, 'template')
+    const db = createPostgresDb({ url: template, poolSize: 1 })
+    await migrateToLatest(db).finally(() => db.destroy())
+    project.provide('postgresUrl', server.url)
+    project.provide('postgresTemplate', new URL(template).pathname.slice(1))
+  } catch (err) {
+    await server.stop()
+    throw err
+  }
   return () => server.stop()
 }

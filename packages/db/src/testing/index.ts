@@ -16,6 +16,11 @@ export function freshPostgresDatabase(prefix?: string): Promise<string> {
   return createTestDatabase(inject('postgresUrl'), prefix)
 }
 
+/** A new database on the run's PostgreSQL already migrated to the latest schema (a copy of the run's template); returns its URL. */
+export function migratedPostgresDatabase(prefix?: string): Promise<string> {
+  return createTestDatabase(inject('postgresUrl'), prefix, inject('postgresTemplate'))
+}
+
 /**
  * A new, migrated database on `engine`: an in-memory SQLite, or a database of its own on the run's PostgreSQL.
  * Destroy it after the test.

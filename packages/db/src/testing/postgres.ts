@@ -133,13 +133,13 @@ export function databaseUrl(serverUrl: string, database: string): string {
 
 let created = 0
 
-/** A new, empty database on the server at `serverUrl` (e.g. one per test file); returns its URL. */
-export async function createTestDatabase(serverUrl: string, prefix = 'test'): Promise<string> {
+/** A new database on the server at `serverUrl` (e.g. one per test file), empty or a copy of `template`; returns its URL. */
+export async function createTestDatabase(serverUrl: string, prefix = 'test', template?: string): Promise<string> {
   const name = `${prefix}_${process.pid}_${Date.now().toString(36)}_${created++}`.toLowerCase().replace(/[^a-z0-9_]/g, '_')
   const client = new pg.Client({ connectionString: serverUrl })
   await client.connect()
   try {
-    await client.query(`CREATE DATABASE "${name}"`)
+    await client.query(`CREATE DATABASE "${name}"${template ? ` TEMPLATE "${template}"` : ''}`)
   } finally {
     await client.end()
   }
