@@ -1,4 +1,19 @@
-import { defineConfig } from 'vitest/config'
+import { configDefaults, defineConfig } from 'vitest/config'
+
+/**
+ * Suites that run a second time on PostgreSQL (project `postgres`): each app in them gets a database of its own on the
+ * run's throwaway server (test/helper.ts). Not here: suites without a database (nothing to compare), and
+ * cluster-shared-state, whose workers share a SQLite file of their own.
+ */
+const ON_POSTGRES = [
+  'analytics', 'auth', 'config-database', 'contact', 'email-burn', 'email-derived', 'email-generate', 'email-inbox', 'email-live', 'email-message-auth',
+  'email-message-headers', 'email-message-text', 'email-message', 'email-read-state', 'email-release', 'email-search-unicode',
+  'email-search', 'email-shared-message', 'email-wait-filters', 'guess-limit', 'links', 'sessions', 'setup', 'webhook-delivery',
+  'webhook-target',
+].map((name) => `test/${name}.test.ts`)
+
+/** Suites about what only PostgreSQL does (several API nodes on one database): the `postgres` project alone runs them. */
+const ONLY_POSTGRES = 'test/postgres-*.test.ts'
 
 export default defineConfig({
   test: {
@@ -6,5 +21,18 @@ export default defineConfig({
     // vitest's default 5 s without anything being wrong. The limit only bounds a hang; no test asserts on time.
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    projects: [
+      { extends: true, test: { name: 'sqlite', exclude: [...configDefaults.exclude, ONLY_POSTGRES] } },
+      {
+        extends: true,
+        test: {
+          name: 'postgres',
+          include: [...ON_POSTGRES, ONLY_POSTGRES],
+          env: { TEST_ENGINE: 'postgres' },
+          // One throwaway PostgreSQL for the run, with a migrated template database (started only when this project runs).
+          globalSetup: ['@tempbox/db/testing/global-setup'],
+        },
+      },
+    ],
   },
 })

@@ -1,6 +1,6 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions, type RawReplyDefaultExpression, type RawRequestDefaultExpression, type RawServerDefault } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
-import type { Config } from './config.js'
+import { storageConfig, type Config } from './config.js'
 import { engineOf } from '@tempbox/db'
 import { localGlobalState, NO_PEERS, type GlobalState } from './global-state.js'
 import { postgresGlobalState } from './postgres-global-state.js'
@@ -61,7 +61,7 @@ export async function buildApp(config: Config, globalState?: GlobalState): Promi
   app.decorate('config', config)
   await app.register(errorHandler)
   await app.register(securityHeaders)
-  await app.register(dbPlugin, { path: config.databasePath })
+  await app.register(dbPlugin, { storage: storageConfig(config) })
   // On PostgreSQL the shared state is the database's, for every process of every node; the peers handed in (a
   // cluster worker's) still reach this host's other workers.
   const state =

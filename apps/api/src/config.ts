@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
-import { isPostgresUrl, POSTGRES_NOT_YET, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE, resolveDatabasePath } from '@tempbox/db'
+import { DEFAULT_POOL_SIZE, isPostgresUrl, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE, resolveDatabasePath, type StorageConfig } from '@tempbox/db'
 import { metricsAddress, type MetricsAddress } from '@tempbox/metrics'
 
 export interface Config {
@@ -10,6 +10,10 @@ export interface Config {
   /** HTTP worker processes; 1 serves from this process alone, more fork a cluster (src/cluster). */
   apiProcesses: number
   databasePath: string
+  /** DATABASE_URL: a `postgres://` URL runs on PostgreSQL instead of the SQLite file at `databasePath`. */
+  databaseUrl: string | undefined
+  /** Connections each process keeps open to PostgreSQL at most (DATABASE_POOL_SIZE). */
+  databasePoolSize: number
   /** Folder beside the database where generated local secrets are kept. */
   dataDir: string
   /** Domains we accept mail for, lower-cased; the first is the default for new addresses. */
@@ -80,6 +84,14 @@ const DEFAULT_ADDRESS_TTL_HOURS = 24
 
 type Env = Record<string, string | undefined>
 
+/**
+ * Where this process's storage lives (PostgreSQL at DATABASE_URL, else the SQLite file), for every `openStorage` of
+ * the api: one place, so no connection of the process can end up on another database than the rest.
+ */
+export function storageConfig(config: Config, options: Pick<StorageConfig, 'busyTimeoutMs' | 'durable' | 'poolSize'> = {}): StorageConfig {
+  return { path: config.databasePath, url: config.databaseUrl, poolSize: config.databasePoolSize, ...options }
+}
+
 /** Reads and validates the environment once; reports every problem at the same time. */
 export function loadConfig(env: Env = process.env): Config {
   const problems: string[] = []
@@ -111,6 +123,8 @@ export function loadConfig(env: Env = process.env): Config {
     port: int('PORT', 3000),
     apiProcesses: int('API_PROCESSES', 1, 1),
     databasePath,
+    databaseUrl: isPostgresUrl(env.DATABASE_URL) ? env.DATABASE_URL.trim() : undefined,
+    databasePoolSize: int('DATABASE_POOL_SIZE', DEFAULT_POOL_SIZE, 1),
     dataDir,
     mailDomains,
     webDistDir: env.WEB_DIST_DIR === '' ? null : (env.WEB_DIST_DIR ?? defaultWebDist()),
@@ -153,10 +167,9 @@ export function loadConfig(env: Env = process.env): Config {
     },
   }
   // Each process would open its own empty in-memory database.
-  if (config.apiProcesses > 1 && databasePath === ':memory:') problems.push('API_PROCESSES > 1 needs a database file: set DATABASE_PATH')
-  // Only packages/db and its migrations run on PostgreSQL so far: serving from the SQLite file while the operator
-  // believes every replica shares one database would split mail and limits between replicas without a word.
-  if (isPostgresUrl(env.DATABASE_URL)) problems.push(POSTGRES_NOT_YET)
+  if (config.apiProcesses > 1 && !config.databaseUrl && databasePath === ':memory:') problems.push('API_PROCESSES > 1 needs a database file: set DATABASE_PATH')
+  // Anything else would quietly serve from the SQLite file while the operator believes every node shares one database.
+  if (env.DATABASE_URL?.trim() && !config.databaseUrl) problems.push('DATABASE_URL must be a postgres:// or postgresql:// URL (or unset, for the SQLite file at DATABASE_PATH)')
   if (problems.length > 0) throw new Error(`[config] invalid environment:\n  - ${problems.join('\n  - ')}`)
   return Object.freeze(config)
 }

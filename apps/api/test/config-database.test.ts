@@ -1,11 +1,36 @@
-import { describe, expect, it } from 'vitest'
-import { loadConfig } from '../src/config.js'
+import { afterEach, describe, expect, it } from 'vitest'
+import type { App } from '../src/app.js'
+import { loadConfig, storageConfig } from '../src/config.js'
+import { generate } from './email-fixtures.js'
+import { buildTestApp, onPostgres } from './helper.js'
 
 describe('the api and DATABASE_URL', () => {
-  it('refuses a PostgreSQL URL it cannot serve yet, saying what to do, and starts on the SQLite file without one', () => {
-    expect(() => loadConfig({ DATABASE_PATH: '/tmp/tempbox.sqlite', DATABASE_URL: 'postgresql://tempbox@db/tempbox' })).toThrow(
-      /DATABASE_URL names a PostgreSQL server, which the api and mail-ingest do not run on yet .*unset DATABASE_URL to use the SQLite file at DATABASE_PATH/,
+  it('runs on PostgreSQL for a postgres:// URL (pool of DATABASE_POOL_SIZE), on the SQLite file without one', () => {
+    const onPostgres = loadConfig({ DATABASE_PATH: '/tmp/tempbox.sqlite', DATABASE_URL: ' postgresql://tempbox@db/tempbox ', DATABASE_POOL_SIZE: '4' })
+    expect(storageConfig(onPostgres)).toEqual({ path: '/tmp/tempbox.sqlite', url: 'postgresql://tempbox@db/tempbox', poolSize: 4 })
+    expect(storageConfig(loadConfig({ DATABASE_PATH: '/tmp/tempbox.sqlite', DATABASE_URL: '' }))).toMatchObject({ path: '/tmp/tempbox.sqlite', url: undefined })
+  })
+
+  it('refuses a DATABASE_URL that names no PostgreSQL server rather than quietly use the SQLite file', () => {
+    expect(() => loadConfig({ DATABASE_PATH: '/tmp/tempbox.sqlite', DATABASE_URL: 'mysql://tempbox@db/tempbox' })).toThrow(
+      'DATABASE_URL must be a postgres:// or postgresql:// URL (or unset, for the SQLite file at DATABASE_PATH)',
     )
-    expect(loadConfig({ DATABASE_PATH: '/tmp/tempbox.sqlite' }).databasePath).toBe('/tmp/tempbox.sqlite')
+    expect(() => loadConfig({ DATABASE_URL: 'postgres://tempbox@db/tempbox', DATABASE_POOL_SIZE: '0' })).toThrow('DATABASE_POOL_SIZE must be an integer ≥ 1 (got "0")')
+  })
+})
+
+describe('the api on the engine DATABASE_URL names', () => {
+  let app: App | undefined
+  afterEach(() => app?.close())
+
+  it(`answers on ${onPostgres ? 'PostgreSQL' : 'the SQLite file'}: the database checks out, addresses are made and listed`, async () => {
+    app = await buildTestApp()
+    expect(app.storage.engine).toBe(onPostgres ? 'postgres' : 'sqlite')
+    expect(app.config.databaseUrl !== undefined).toBe(onPostgres)
+    const health = await app.inject({ method: 'GET', url: '/api/health' })
+    expect(health.json()).toMatchObject({ checks: { database: { ok: true } } })
+    const address = await generate(app)
+    const inbox = await app.inject({ method: 'GET', url: `/api/email/${address}` })
+    expect(inbox.json()).toEqual({ messages: [], total: 0, unread: 0, nextBefore: null })
   })
 })

@@ -1,8 +1,7 @@
-import { sql } from 'kysely'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { selectMessagesWithContent } from '@tempbox/db'
 import type { App } from '../src/app.js'
-import { buildTestApp } from './helper.js'
+import { buildTestApp, refuseWrites } from './helper.js'
 import { deliver, generate } from './email-fixtures.js'
 
 let app: App
@@ -41,7 +40,7 @@ describe('views derived once (messages stored without them, as by an older versi
     const second = await deliver(app, address, { subject: 'two', text: 'Plain words' })
     await forgetViews()
     // The store refuses every update: deriving still gives the reader what it can (in memory), every time.
-    await sql`CREATE TRIGGER refuse_update BEFORE UPDATE ON message_content BEGIN SELECT RAISE(ABORT, 'refused'); END`.execute(app.db)
+    await refuseWrites(app.db, 'message_content', 'update')
     const logged = vi.spyOn(app.log, 'error')
 
     for (let i = 0; i < 2; i++) {

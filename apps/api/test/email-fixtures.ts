@@ -1,6 +1,7 @@
 import { openStorage, toStoredSource, type IncomingMessage, type WriteMessages } from '@tempbox/db'
 import { deriveParsed } from '@tempbox/mail-derive'
 import type { App } from '../src/app.js'
+import { storageConfig } from '../src/config.js'
 import { nextTurn } from './helper.js'
 
 export interface TestMail {
@@ -22,14 +23,19 @@ export async function generate(app: App, body?: Record<string, string>, ip = '20
   return (res.json() as { email: string }).email
 }
 
-/** One connection per database file, as mail-ingest's store worker holds its own beside the api's. */
+/**
+ * One storage per database (the SQLite file, or the app's PostgreSQL database), as mail-ingest's store worker holds
+ * its own beside the api's: its commits reach the api as another node's or process's would.
+ */
 const ingestWriters = new Map<string, WriteMessages>()
 
-function ingestWriter(path: string): WriteMessages {
-  let write = ingestWriters.get(path)
+function ingestWriter(app: App): WriteMessages {
+  const key = app.config.databaseUrl ?? app.config.databasePath
+  let write = ingestWriters.get(key)
   if (!write) {
-    write = openStorage({ path }).messageWriter()
-    ingestWriters.set(path, write)
+    // One connection is what a store worker holds; an idle one closes by itself after the test.
+    write = openStorage(storageConfig(app.config, { poolSize: 1 })).messageWriter()
+    ingestWriters.set(key, write)
   }
   return write
 }
@@ -42,7 +48,7 @@ function storedView(parsed: IncomingMessage['parsed']): IncomingMessage['derived
 
 /**
  * Stores a message with mail-ingest's own code (the stored source, the derived view and the writer its store worker
- * runs) on a connection of its own: the api sees it as it sees real mail, through `PRAGMA data_version`. The mail is
+ * runs) on a connection of its own: the api sees it as it sees real mail, through its storage's commit signal. The mail is
  * given as a parser would have read it; `raw` defaults to a small source matching it.
  */
 export async function deliver(app: App, address: string, mail: TestMail = {}): Promise<number> {
@@ -50,10 +56,8 @@ export async function deliver(app: App, address: string, mail: TestMail = {}): P
   return id!
 }
 
-/** One message sent to several addresses: stored once, listed in each inbox. Returns its id in each inbox. */
-export async function deliverToAll(app: App, addresses: string[], mail: TestMail = {}): Promise<number[]> {
-  const inboxes = await app.db.selectFrom('inbox').select(['id', 'address']).where('address', 'in', addresses).execute()
-  const inboxIds = addresses.map((a) => inboxes.find((i) => i.address === a)!.id)
+/** A message as mail-ingest's parse worker hands it to the writer (source, parsed mail and derived view). */
+export function incomingMessage(inboxIds: number[], addresses: string[], mail: TestMail = {}): IncomingMessage {
   const subject = mail.subject ?? 'Hello'
   const fromAddress = mail.fromAddress ?? 'sender@example.com'
   const raw = mail.raw ?? Buffer.from(`From: ${fromAddress}\r\nSubject: ${subject}\r\n\r\n${mail.text ?? ''}\r\n`)
@@ -75,9 +79,14 @@ export async function deliverToAll(app: App, addresses: string[], mail: TestMail
       content: a.content,
     })),
   }
-  await ingestWriter(app.config.databasePath)([
-    { inboxIds, parsed, source: toStoredSource(raw, text), receivedAt: mail.receivedAt ?? Date.now(), derived: storedView(parsed) },
-  ])
+  return { inboxIds, parsed, source: toStoredSource(raw, text), receivedAt: mail.receivedAt ?? Date.now(), derived: storedView(parsed) }
+}
+
+/** One message sent to several addresses: stored once, listed in each inbox. Returns its id in each inbox. */
+export async function deliverToAll(app: App, addresses: string[], mail: TestMail = {}): Promise<number[]> {
+  const inboxes = await app.db.selectFrom('inbox').select(['id', 'address']).where('address', 'in', addresses).execute()
+  const inboxIds = addresses.map((a) => inboxes.find((i) => i.address === a)!.id)
+  await ingestWriter(app)([incomingMessage(inboxIds, addresses, mail)])
   const ids = []
   for (const inboxId of inboxIds) {
     ids.push((await app.db.selectFrom('message').select('id').where('inbox_id', '=', inboxId).orderBy('id', 'desc').executeTakeFirstOrThrow()).id)

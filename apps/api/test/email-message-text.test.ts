@@ -1,8 +1,7 @@
-import { sql } from 'kysely'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { FullMessage } from '@tempbox/types'
 import type { App } from '../src/app.js'
-import { buildTestApp } from './helper.js'
+import { buildTestApp, refuseWrites } from './helper.js'
 import { deliver, generate } from './email-fixtures.js'
 
 const LIMIT = 1000
@@ -63,7 +62,7 @@ describe('GET …/messages/{id}: the text part up to MESSAGE_TEXT_MAX_CHARS, sen
   it('still shows the beginning when the head cannot be stored', async () => {
     const { app, address, read } = await setUp()
     const id = await deliver(app, address, { text: `${'y'.repeat(LIMIT)}z` })
-    await sql`CREATE TRIGGER refuse_head BEFORE INSERT ON message_text_head BEGIN SELECT RAISE(ABORT, 'refused'); END`.execute(app.db)
+    await refuseWrites(app.db, 'message_text_head', 'insert')
     expect((await read(id)).message).toMatchObject({ content: 'y'.repeat(LIMIT), contentTruncated: true })
   })
 

@@ -1,6 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { sql } from 'kysely'
+import { engineOf, type Db } from '@tempbox/db'
+import { migratedPostgresDatabase } from '@tempbox/db/testing'
 import { loadConfig, type Config } from '../src/config.js'
 import { buildApp, type App } from '../src/app.js'
 
@@ -13,13 +16,14 @@ process.once('exit', () => {
 /**
  * A fresh app on a fresh database file (unless `env.DATABASE_PATH` says otherwise), silent, without the web build.
  * A file rather than `:memory:`, so the mail watcher runs production's `PRAGMA data_version` check on a connection of
- * its own. Close it after the test: `afterEach(() => app.close())`. `adjust` sets what the environment cannot say as
- * briefly as a test needs (a retry window of seconds, say).
+ * its own. In vitest's `postgres` project (vitest.config.ts) the app gets a database of its own on the run's
+ * PostgreSQL instead, unless `env` names a database. Close it after the test: `afterEach(() => app.close())`.
+ * `adjust` sets what the environment cannot say as briefly as a test needs (a retry window of seconds, say).
  */
 export async function buildTestApp(env: Record<string, string> = {}, adjust: (config: Config) => Config = (c) => c): Promise<App> {
   const dir = mkdtempSync(join(tmpdir(), 'tempbox-api-test-'))
   folders.push(dir)
-  const config = loadConfig({ DATABASE_PATH: join(dir, 'tempbox.sqlite'), LOG_LEVEL: 'silent', WEB_DIST_DIR: '', ...env })
+  const config = loadConfig({ DATABASE_PATH: join(dir, 'tempbox.sqlite'), LOG_LEVEL: 'silent', WEB_DIST_DIR: '', ...(await engineEnv(env)), ...env })
   const app = await buildApp(adjust(config))
   await app.ready()
   return app
@@ -31,4 +35,25 @@ export async function buildTestApp(env: Record<string, string> = {}, adjust: (co
  */
 export function nextTurn(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve))
+}
+
+/** True in vitest's `postgres` project: the suite's apps run on the run's throwaway PostgreSQL. */
+export const onPostgres = process.env.TEST_ENGINE === 'postgres'
+
+/** The database a test app gets in the `postgres` project: a copy of the run's migrated template, its own. */
+async function engineEnv(env: Record<string, string>): Promise<Record<string, string>> {
+  if (!onPostgres || env.DATABASE_URL !== undefined || env.DATABASE_PATH !== undefined) return {}
+  return { DATABASE_URL: await migratedPostgresDatabase('api') }
+}
+
+/** Makes the database refuse every INSERT or UPDATE of `table` from now on, as a read-only or failing store would. */
+export async function refuseWrites(db: Db, table: 'message_content' | 'message_text_head', action: 'insert' | 'update'): Promise<void> {
+  const name = sql.raw(`refuse_${action}_${table}`)
+  const event = sql.raw(action.toUpperCase())
+  if (engineOf(db) === 'postgres') {
+    await sql`CREATE FUNCTION ${name}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'refused'; END $$`.execute(db)
+    await sql`CREATE TRIGGER ${name} BEFORE ${event} ON ${sql.table(table)} FOR EACH ROW EXECUTE FUNCTION ${name}()`.execute(db)
+  } else {
+    await sql`CREATE TRIGGER ${name} BEFORE ${event} ON ${sql.table(table)} BEGIN SELECT RAISE(ABORT, 'refused'); END`.execute(db)
+  }
 }

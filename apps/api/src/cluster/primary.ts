@@ -1,6 +1,6 @@
 import cluster, { type Worker } from 'node:cluster'
 import { migrateToLatest, openStorage } from '@tempbox/db'
-import type { Config } from '../config.js'
+import { storageConfig, type Config } from '../config.js'
 import { setupKeyNotice } from '../services/accounts/setup-service.js'
 import { serveIpc, workerPort, type IpcPort } from './ipc.js'
 import { serveClusterMetrics } from './metrics.js'
@@ -22,7 +22,7 @@ const STOP_GRACE_MS = 10_000
  */
 export async function runPrimary(config: Config): Promise<void> {
   // Once, here: workers starting together on a new file would race to migrate it.
-  const storage = openStorage({ path: config.databasePath })
+  const storage = openStorage(storageConfig(config, { poolSize: 1 }))
   await migrateToLatest(storage.db)
   const log = primaryLog(config.logLevel)
   const notice = await setupKeyNotice(storage.db, config)

@@ -1,5 +1,5 @@
 import fp from 'fastify-plugin'
-import { migrateToLatest, openStorage, type Db, type Storage } from '@tempbox/db'
+import { migrateToLatest, openStorage, type Db, type Storage, type StorageConfig } from '@tempbox/db'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -10,10 +10,10 @@ declare module 'fastify' {
   }
 }
 
-/** Opens the shared storage, migrates it, and closes it with the app. */
+/** Opens the shared storage (the SQLite file, or PostgreSQL at DATABASE_URL), migrates it, and closes it with the app. */
 export default fp(
-  async (app, opts: { path: string }) => {
-    const storage = openStorage({ path: opts.path })
+  async (app, opts: { storage: StorageConfig }) => {
+    const storage = openStorage(opts.storage)
     await migrateToLatest(storage.db)
     app.decorate('storage', storage)
     app.decorate('db', storage.db)

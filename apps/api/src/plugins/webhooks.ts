@@ -1,5 +1,6 @@
 import fp from 'fastify-plugin'
 import { openStorage, type Storage } from '@tempbox/db'
+import { storageConfig } from '../config.js'
 import { setQueueCaps } from '../repositories/webhook-repository.js'
 import { WebhookDeliverer } from '../services/webhooks/webhook-deliverer.js'
 
@@ -23,9 +24,10 @@ export default fp(
     app.globalState.leadership.whileLeading({
       start: () => {
         // A connection of the loop's own: it waits only briefly for the write lock (see DELIVERY_BUSY_TIMEOUT_MS), and its
-        // commits skip the fsync (synchronous=NORMAL: in WAL mode that never risks the file, only the last records, whose
-        // deliveries would then simply be made again — at least once allows that). Ingest's next commit syncs them anyway.
-        const storage = openStorage({ path: app.config.databasePath, busyTimeoutMs: DELIVERY_BUSY_TIMEOUT_MS, durable: false })
+        // commits skip the fsync (SQLite synchronous=NORMAL, PostgreSQL synchronous_commit=off: that never risks the
+        // database, only the last records, whose deliveries would then simply be made again — at least once allows that).
+        // Two connections on PostgreSQL: the loop reads due deliveries while a batch of attempts is being recorded.
+        const storage = openStorage(storageConfig(app.config, { busyTimeoutMs: DELIVERY_BUSY_TIMEOUT_MS, durable: false, poolSize: 2 }))
         const deliverer = new WebhookDeliverer(storage.db, app.config, app.mailWatcher, (row) => app.inboxService.summaryOfListRow(row), app.metrics, app.log, lookupHost)
         running = { deliverer, storage }
         deliverer.start()
