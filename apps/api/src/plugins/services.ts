@@ -29,7 +29,7 @@ declare module 'fastify' {
 export default fp(
   async (app) => {
     const { config, globalState } = app
-    const watcher = new MailWatcher(app.db, () => app.storage.watchNewMail())
+    const watcher = new MailWatcher(app.db, app.storage)
     await watcher.start()
     app.addHook('onClose', async () => {
       watcher.stop()

@@ -55,6 +55,13 @@ export async function deleteInbox(db: Db, id: number): Promise<boolean> {
   return result.numDeletedRows > 0n
 }
 
+/** Which of these inboxes still exist and have not expired at `now` (ids only). */
+export async function findLiveInboxIds(db: Db, ids: readonly number[], now: number): Promise<number[]> {
+  if (ids.length === 0) return []
+  const rows = await db.selectFrom('inbox').select('id').where('id', 'in', ids).where('expires_at', '>', now).execute()
+  return rows.map((r) => r.id)
+}
+
 /** Expired inboxes go with their messages and attachments (ON DELETE CASCADE). Returns the deleted ids. */
 export async function deleteExpiredInboxes(db: Db, now: number): Promise<number[]> {
   const rows = await db.deleteFrom('inbox').where('expires_at', '<=', now).returning('id').execute()

@@ -87,6 +87,11 @@ export class ListingCache {
     this.total -= entry.bytes
   }
 
+  clear(): void {
+    this.entries.clear()
+    this.total = 0
+  }
+
   get size(): number {
     return this.entries.size
   }

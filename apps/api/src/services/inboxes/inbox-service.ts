@@ -66,7 +66,8 @@ export interface CreateInboxInput {
  * Inbox first pages are cached as ready JSON per inbox (polling tabs ask far more often than mail arrives), within a
  * byte budget; older pages are read on demand. The watcher drops an inbox's entry whenever a message for it is
  * committed, and every read first brings the watcher up to date, so a cached page is never older than the latest commit.
- * A deletion leaves no trace the watcher can read, so other API processes hear of it from `peers`.
+ * A deletion leaves no trace the watcher can read: on PostgreSQL every node hears of it from the storage (through the
+ * watcher); on SQLite other API processes hear of it from `peers`. A read-state change is told through `peers` only.
  */
 export class InboxService {
   private readonly inboxByAddress = new Map<string, InboxRow>()
@@ -90,6 +91,17 @@ export class InboxService {
     watcher.onInboxChange((inboxId) => {
       this.changes++
       this.firstPages.delete(inboxId)
+    })
+    // Deleted by any process or node (on PostgreSQL the storage tells every node): no cached row may serve it. The
+    // address cache is keyed by address, so it is rebuilt, as after any commit.
+    watcher.onInboxGone((inboxId) => {
+      this.inboxByAddress.clear()
+      this.firstPages.delete(inboxId)
+    })
+    watcher.onResync(() => {
+      this.changes++
+      this.inboxByAddress.clear()
+      this.firstPages.clear()
     })
     peers.onMessageDeleted((inboxId, id) => this.messageGone(inboxId, id))
     peers.onReadStateChanged((inboxId) => this.readStateChanged(inboxId))

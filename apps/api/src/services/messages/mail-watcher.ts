@@ -1,23 +1,46 @@
-import type { CommitSignal, Db } from '@tempbox/db'
+import type { CommitSignal, Db, DeleteEvent, NewMail } from '@tempbox/db'
+import { RecentSet } from './recent-set.js'
+import { findLiveInboxIds } from '../../repositories/inbox-repository.js'
 import { findMessagesByIds, listNewMessageIds, maxMessageId, type MessageSummaryRow } from '../../repositories/message-repository.js'
 
 export type InboxEvent = { type: 'message'; row: MessageSummaryRow } | { type: 'deleted'; id: number } | { type: 'expired' }
 export type InboxListener = (event: InboxEvent) => void
 
 const BATCH = 500
+/**
+ * Ids of messages this watcher already fanned out, and deletions it already told of, remembered so a notification
+ * that repeats what a read (or this process's own deletion) found is not told twice. Bounded: older ones are forgotten.
+ */
+const REMEMBERED = 10_000
+
+/** What the watcher needs of the storage (see Storage.watchNewMail and Storage.watchDeletes). */
+export interface ChangeFeed {
+  watchNewMail(onMail: (mail: NewMail | null) => void): Promise<CommitSignal>
+  watchDeletes(onDelete: (event: DeleteEvent) => void): Promise<{ close(): void }>
+}
 
 /**
- * Notices messages that mail-ingest (another process) commits to the shared database, and fans them out by inbox:
- * one watcher for every open stream and long poll. It asks the storage's commit signal (on SQLite, `PRAGMA
- * data_version` on a connection of its own: a few microseconds) every ~25 ms, and only when it says another
- * connection committed reads the messages with an id above the last one seen. Ids are assigned inside the
- * single-writer transaction, so they commit in order and "id > last seen" misses nothing.
+ * Notices messages that mail-ingest (another process, or on PostgreSQL another node) commits to the shared database,
+ * and fans them out by inbox: one watcher for every open stream and long poll. It asks the storage's commit signal (on
+ * SQLite, `PRAGMA data_version` on a connection of its own: a few microseconds; on PostgreSQL, a flag set by LISTEN)
+ * every ~25 ms, and only when it says something was committed reads the messages with an id above the last one seen.
+ * On SQLite ids are assigned inside the single-writer transaction, so they commit in order and "id > last seen" misses
+ * nothing. On PostgreSQL several ingest nodes commit out of id order: each commit's notification names its ids, and
+ * those below the last one seen that no read found yet are read by id. Within one inbox ids still commit in order (the
+ * writer locks the inbox rows before it takes ids), so what streams and waits ask ("after id N of this inbox") holds.
+ * Deletions leave nothing to read: on PostgreSQL every node hears them from the deleting transaction (watchDeletes);
+ * on SQLite the deleting process tells this one (`messageDeleted`, `inboxExpired`, from the cluster's IPC).
  */
 export class MailWatcher {
   private signal: CommitSignal | null = null
+  private deletes: { close(): void } | null = null
   /** A read failed: the next check reads again instead of waiting for another commit. */
   private readFailed = false
   private lastId = 0
+  /** Ids named by commit notifications since the last read (PostgreSQL); those no range read found are read by id. */
+  private notifiedIds: number[] = []
+  private readonly seen = new RecentSet<number>(REMEMBERED)
+  private readonly toldDeleted = new RecentSet<string>(REMEMBERED)
   private running: Promise<void> | null = null
   private checkedThisTurn = false
   private readonly resetTurn = () => {
@@ -29,15 +52,18 @@ export class MailWatcher {
   private readonly listeners = new Map<number, Set<InboxListener>>()
   private readonly changeHandlers = new Set<(inboxId: number) => void>()
   private readonly commitHandlers = new Set<() => void>()
+  private readonly goneHandlers = new Set<(inboxId: number) => void>()
+  private readonly resyncHandlers = new Set<() => void>()
 
   constructor(
     private readonly db: Db,
-    private readonly watchNewMail: () => Promise<CommitSignal>,
+    private readonly feed: ChangeFeed,
     private readonly intervalMs = 25,
   ) {}
 
   async start(): Promise<void> {
-    this.signal = await this.watchNewMail()
+    this.signal = await this.feed.watchNewMail((mail) => this.notified(mail))
+    this.deletes = await this.feed.watchDeletes((event) => this.deleted(event))
     this.lastId = await maxMessageId(this.db)
     this.lastCheckedAt = Date.now()
     this.timer = setInterval(() => {
@@ -56,6 +82,45 @@ export class MailWatcher {
     this.timer = null
     this.signal?.close()
     this.signal = null
+    this.deletes?.close()
+    this.deletes = null
+  }
+
+  /** A commit's new messages (PostgreSQL), remembered until the next read (bounded: a stuck read drops the oldest). */
+  private notified(mail: NewMail | null): void {
+    if (!mail) return
+    for (const [id] of mail.messages) if (!this.seen.has(id)) this.notifiedIds.push(id)
+    if (this.notifiedIds.length > REMEMBERED) this.notifiedIds.splice(0, this.notifiedIds.length - REMEMBERED)
+  }
+
+  /** Deletions by any node (PostgreSQL): streams, waits and caches forget them as they do this process's own. */
+  private deleted(event: DeleteEvent): void {
+    if (event.type === 'messages') {
+      for (const [id, inboxId] of event.messages) this.messageDeleted(inboxId, id)
+    } else if (event.type === 'inboxes') {
+      for (const inboxId of event.inboxIds) this.inboxExpired(inboxId)
+    } else {
+      void this.resync()
+    }
+  }
+
+  /**
+   * Some deletions went unheard (the listening connection was lost, or one statement deleted more than a
+   * notification names): caches are dropped, and streams of inboxes that are gone end. Messages deleted meanwhile
+   * from an inbox that still exists are not announced; its next listing no longer has them.
+   */
+  private async resync(): Promise<void> {
+    this.resyncHandlers.forEach((h) => h())
+    const watched = [...this.listeners.keys()]
+    try {
+      const live = new Set<number>()
+      for (let i = 0; i < watched.length; i += BATCH) {
+        for (const id of await findLiveInboxIds(this.db, watched.slice(i, i + BATCH), Date.now())) live.add(id)
+      }
+      for (const inboxId of watched) if (!live.has(inboxId)) this.inboxExpired(inboxId)
+    } catch {
+      // The database is away: the streams carry on, and the next lost connection resyncs again.
+    }
   }
 
   /**
@@ -69,7 +134,7 @@ export class MailWatcher {
     this.checkedThisTurn = true
     setImmediate(this.resetTurn)
     const committed = this.signal.changed()
-    if (!committed && !this.readFailed) return false
+    if (!committed && !this.readFailed && this.notifiedIds.length === 0) return false
     this.readFailed = false
     return true
   }
@@ -97,13 +162,36 @@ export class MailWatcher {
   }
 
   private async readNew(): Promise<void> {
+    const notified = this.notifiedIds
+    this.notifiedIds = []
+    try {
+      await this.readRange()
+      // Committed (their notification came at commit) yet below the range read: another node committed them after a
+      // later id was read.
+      const late = notified.filter((id) => !this.seen.has(id))
+      for (let i = 0; i < late.length; i += BATCH) {
+        const ids = late.slice(i, i + BATCH)
+        const rows = await findMessagesByIds(this.db, ids)
+        // Deleted before this read: nothing to tell, and nothing to read again.
+        for (const id of ids) this.seen.add(id)
+        this.fanOut(rows)
+      }
+    } catch (err) {
+      this.notifiedIds.unshift(...notified.filter((id) => !this.seen.has(id)))
+      throw err
+    }
+  }
+
+  /** Messages with an id above the last one seen, in batches. */
+  private async readRange(): Promise<void> {
     for (;;) {
       const rows = await listNewMessageIds(this.db, this.lastId, BATCH)
       if (rows.length === 0) return
       this.lastId = rows[rows.length - 1]!.id
-      const watched: number[] = []
       const inboxes = new Set<number>()
+      const watched: number[] = []
       for (const r of rows) {
+        this.seen.add(r.id)
         inboxes.add(r.inbox_id)
         if (this.listeners.has(r.inbox_id)) watched.push(r.id)
       }
@@ -113,6 +201,12 @@ export class MailWatcher {
       }
       if (rows.length < BATCH) return
     }
+  }
+
+  /** Messages read by id (committed late): caches of their inboxes drop, and their watchers hear of them. */
+  private fanOut(rows: MessageSummaryRow[]): void {
+    for (const inboxId of new Set(rows.map((r) => r.inbox_id))) this.changeHandlers.forEach((h) => h(inboxId))
+    for (const row of rows) this.emit(row.inbox_id, { type: 'message', row })
   }
 
   private emit(inboxId: number, event: InboxEvent): void {
@@ -153,13 +247,30 @@ export class MailWatcher {
     this.commitHandlers.add(handler)
   }
 
-  /** Changes made by this process that the id watermark cannot see. */
+  /** Called with each inbox deleted (released, burnt, expired) by any process, whose cached rows must go. */
+  onInboxGone(handler: (inboxId: number) => void): void {
+    this.goneHandlers.add(handler)
+  }
+
+  /** Called when deletions may have gone unheard: every cache of rows must go. */
+  onResync(handler: () => void): void {
+    this.resyncHandlers.add(handler)
+  }
+
+  /**
+   * A deletion the id watermark cannot see (this process's own, another's through the cluster, or any node's through
+   * the storage). Told once: the deleting process hears its own deletion again from the storage.
+   */
   messageDeleted(inboxId: number, id: number): void {
+    const key = `${inboxId}:${id}`
+    if (this.toldDeleted.has(key)) return
+    this.toldDeleted.add(key)
     this.changeHandlers.forEach((h) => h(inboxId))
     this.emit(inboxId, { type: 'deleted', id })
   }
 
   inboxExpired(inboxId: number): void {
+    this.goneHandlers.forEach((h) => h(inboxId))
     this.changeHandlers.forEach((h) => h(inboxId))
     this.emit(inboxId, { type: 'expired' })
   }

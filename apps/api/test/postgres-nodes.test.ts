@@ -1,0 +1,165 @@
+import { sql } from 'kysely'
+import { afterEach, describe, expect, it } from 'vitest'
+import { openStorage } from '@tempbox/db'
+import { migratedPostgresDatabase } from '@tempbox/db/testing'
+import type { App } from '../src/app.js'
+import { storageConfig } from '../src/config.js'
+import { buildTestApp } from './helper.js'
+import { deliver, generate, incomingMessage } from './email-fixtures.js'
+import { readEvents } from './sse-events.js'
+
+/**
+ * Two API nodes on one PostgreSQL (project `postgres` only): two apps, each with its own storage, caches and
+ * listening connection, as two machines would run them. Mail is stored by a third storage (fixtures' `deliver`), as an
+ * ingest node would. Nothing links the two apps but the database.
+ */
+const apps: App[] = []
+const cleanups: (() => void | Promise<void>)[] = []
+afterEach(async () => {
+  for (const c of cleanups.splice(0)) await c()
+  for (const app of apps.splice(0)) await app.close()
+  urls.clear()
+})
+
+async function twoNodes(): Promise<[App, App]> {
+  const env = { DATABASE_URL: await migratedPostgresDatabase('nodes'), JWT_SECRET: 'a shared secret of the whole service, 32+ chars' }
+  const a = await buildTestApp(env)
+  apps.push(a)
+  const b = await buildTestApp(env)
+  apps.push(b)
+  return [a, b]
+}
+
+const urls = new Map<App, string>()
+
+async function openStream(app: App, address: string, lastEventId?: number) {
+  let url = urls.get(app)
+  if (!url) {
+    url = await app.listen({ host: '127.0.0.1', port: 0 })
+    urls.set(app, url)
+  }
+  const res = await fetch(`${url}/api/email/${address}/events`, { headers: lastEventId ? { 'Last-Event-ID': String(lastEventId) } : {} })
+  expect(res.status).toBe(200)
+  const stream = readEvents(res.body!)
+  cleanups.push(stream.cancel)
+  await expect.poll(() => stream.events.slice(0, 2).map((e) => e.event)).toEqual(['retry', 'ready'])
+  return stream
+}
+
+const subjects = (stream: ReturnType<typeof readEvents>) => stream.events.filter((e) => e.event === 'message').map((e) => e.data.message.subject as string)
+const listed = async (app: App, address: string) => {
+  const res = await app.inject({ method: 'GET', url: `/api/email/${address}` })
+  return res.statusCode === 200 ? (res.json() as { messages: { subject: string }[] }).messages.map((m) => m.subject) : res.statusCode
+}
+
+describe('API nodes on one PostgreSQL', () => {
+  it('new mail stored by an ingest node reaches the SSE stream on one node and answers a wait on the other', async () => {
+    const [a, b] = await twoNodes()
+    const address = await generate(a)
+    const stream = await openStream(b, address)
+    const waiting = a.inject({ method: 'GET', url: `/api/email/${address}/wait?timeout=20` })
+    await expect.poll(() => a.mailWatcher.subscriberCount()).toBe(1)
+
+    const id = await deliver(a, address, { subject: 'Your code', text: 'Use 552910 to sign in.' })
+    await expect.poll(() => subjects(stream)).toEqual(['Your code'])
+    expect(stream.events.at(-1)).toMatchObject({ id: String(id), data: { message: { id: String(id), verification: { codes: ['552910'] } } } })
+    expect((await waiting).json()).toMatchObject({ timedOut: false, message: { id: String(id), subject: 'Your code' } })
+  })
+
+  it('a message deleted on one node leaves the other node’s cached listing and stream; a released address ends them', async () => {
+    const [a, b] = await twoNodes()
+    const address = await generate(a)
+    const first = await deliver(a, address, { subject: 'first' })
+    await deliver(a, address, { subject: 'second' })
+    // B caches the first page (what polls read) and streams the inbox.
+    expect(await listed(b, address)).toEqual(['second', 'first'])
+    const stream = await openStream(b, address)
+
+    expect((await a.inject({ method: 'DELETE', url: `/api/email/${address}/messages/${first}` })).statusCode).toBe(204)
+    await expect.poll(() => stream.events.filter((e) => e.event === 'deleted').map((e) => e.data)).toEqual([{ id: String(first) }])
+    expect(await listed(b, address)).toEqual(['second'])
+
+    expect((await a.inject({ method: 'DELETE', url: `/api/email/${address}` })).json()).toMatchObject({ success: true })
+    await expect.poll(() => stream.events.at(-1)?.event).toBe('expired')
+    await expect.poll(stream.state).toBe('ended')
+    expect(await listed(b, address)).toBe(404)
+  })
+
+  it('a browser reconnecting to the other node with Last-Event-ID gets what arrived meanwhile, once', async () => {
+    const [a, b] = await twoNodes()
+    const address = await generate(a)
+    const onA = await openStream(a, address)
+    await deliver(a, address, { subject: 'seen on A' })
+    await expect.poll(() => subjects(onA)).toEqual(['seen on A'])
+    const lastEventId = Number(onA.events.at(-1)!.id)
+    await onA.cancel()
+
+    await deliver(a, address, { subject: 'missed one' })
+    await deliver(a, address, { subject: 'missed two' })
+    const onB = await openStream(b, address, lastEventId)
+    await deliver(a, address, { subject: 'live on B' })
+    await expect.poll(() => subjects(onB)).toEqual(['missed one', 'missed two', 'live on B'])
+    const ids = onB.events.filter((e) => e.event === 'message').map((e) => Number(e.id))
+    expect(ids).toEqual([...ids].sort((x, y) => x - y))
+    expect(ids[0]).toBeGreaterThan(lastEventId)
+  })
+
+  it('a node whose listening connection drops still shows the mail and deletions committed meanwhile', async () => {
+    const [a, b] = await twoNodes()
+    const address = await generate(a)
+    const other = await generate(a)
+    const kept = await deliver(a, address, { subject: 'kept' })
+    const doomed = await deliver(a, address, { subject: 'doomed' })
+    expect(await listed(b, address)).toEqual(['doomed', 'kept'])
+    const stream = await openStream(b, other)
+    const otherId = (await a.db.selectFrom('inbox').select('id').where('address', '=', other).executeTakeFirstOrThrow()).id
+
+    // Every LISTENing session of this database is cut (B's among them), as a network failure or a server restart
+    // would, and before they can listen again (each waits 100 ms before reconnecting) one transaction deletes a
+    // message and lists one in the other inbox without a word (no writer's NOTIFY): only re-reading finds either.
+    const cut = await a.db.transaction().execute(async (trx) => {
+      const { rows } = await sql<{ n: number }>`
+        select count(*) filter (where pg_terminate_backend(pid, 5000))::int as n from pg_stat_activity
+        where datname = current_database() and pid <> pg_backend_pid() and query ilike 'LISTEN%'`.execute(trx)
+      await trx.deleteFrom('message').where('id', '=', doomed).execute()
+      await sql`
+        insert into message (inbox_id, message_content_id, from_name, from_address, subject, sent_at, received_at, size, attachment_count)
+        select ${otherId}, message_content_id, from_name, from_address, 'while away', sent_at, received_at, size, attachment_count
+        from message where id = ${kept}`.execute(trx)
+      return rows[0]!.n
+    })
+    expect(cut).toBe(2)
+
+    await expect.poll(() => subjects(stream), { timeout: 15_000 }).toEqual(['while away'])
+    await expect.poll(() => listed(b, address), { timeout: 15_000 }).toEqual(['kept'])
+    expect(await listed(a, address)).toEqual(['kept'])
+  })
+
+  it('mail that two ingest nodes commit out of id order reaches every stream', async () => {
+    const [a, b] = await twoNodes()
+    const early = await generate(a)
+    const late = await generate(a, undefined, '203.0.113.8')
+    const onEarly = await openStream(b, early)
+    const onLate = await openStream(b, late)
+    const inboxId = async (address: string) => (await a.db.selectFrom('inbox').select('id').where('address', '=', address).executeTakeFirstOrThrow()).id
+    const [nodeOne, nodeTwo] = [openStorage(storageConfig(a.config, { poolSize: 1 })), openStorage(storageConfig(a.config, { poolSize: 1 }))]
+    cleanups.push(() => nodeOne.close(), () => nodeTwo.close())
+
+    // Node one takes its message id, then waits to queue its sender check (message_auth is held): node two takes a
+    // higher id and commits first, so node B reads that one before the lower id exists for it.
+    let slowWrite: Promise<number[]> | undefined
+    await a.db.transaction().execute(async (trx) => {
+      await sql`lock table message_auth in exclusive mode`.execute(trx)
+      const checked = { ...incomingMessage([await inboxId(late)], [late], { subject: 'committed second' }), envelope: { clientAddress: '192.0.2.1' } }
+      slowWrite = nodeOne.messageWriter()([checked])
+      const blocked = sql<{ n: number }>`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`
+      await expect.poll(async () => (await blocked.execute(a.db)).rows[0]!.n).toBe(1)
+      await nodeTwo.messageWriter()([incomingMessage([await inboxId(early)], [early], { subject: 'committed first' })])
+      await expect.poll(() => subjects(onEarly)).toEqual(['committed first'])
+    })
+    await slowWrite
+    await expect.poll(() => subjects(onLate)).toEqual(['committed second'])
+    const [second, first] = [Number(onLate.events.at(-1)!.id), Number(onEarly.events.at(-1)!.id)]
+    expect(second).toBeLessThan(first)
+  })
+})
