@@ -34,7 +34,10 @@ export default fp(
     app.addHook('onClose', async () => {
       watcher.stop()
     })
-    const inboxes = new InboxService(app.db, config, watcher, globalState.addressLimits, globalState.peers, (message, err) => app.log.error({ err }, message))
+    const inboxes = new InboxService(
+      app.db, config, watcher, globalState.addressLimits, globalState.peers, app.storage.engine === 'sqlite',
+      (message, err) => app.log.error({ err }, message),
+    )
     app.decorate('mailWatcher', watcher)
     app.decorate('inboxService', inboxes)
     app.decorate('addressLifetimes', new AddressLifetimeService(app.db, config, inboxes))

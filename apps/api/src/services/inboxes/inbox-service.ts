@@ -82,6 +82,13 @@ export class InboxService {
     readonly watcher: MailWatcher,
     readonly limiter: AddressLimits,
     private readonly peers: Peers,
+    /**
+     * Whether address rows and first pages may be kept between requests: only when every change to them reaches this
+     * process — SQLite's commit signal sees every commit, and the cluster tells of deletions and read state. On
+     * PostgreSQL other nodes' deletions arrive, but neither their read-state changes nor their updates of an inbox
+     * (a burn timer, a save to an account), so a kept page or row could be stale there: every request reads afresh.
+     */
+    private readonly keepsRows: boolean,
     private readonly logError: (message: string, error: unknown) => void = (message, error) => console.error(message, error),
   ) {
     this.firstPages = new ListingCache(config.listingCacheBytes)
@@ -171,7 +178,7 @@ export class InboxService {
   async getInbox(rawAddress: string): Promise<InboxRow> {
     const { address } = parseAddress(rawAddress)
     await this.watcher.sync()
-    let inbox = this.inboxByAddress.get(address)
+    let inbox = this.keepsRows ? this.inboxByAddress.get(address) : undefined
     // A cached row past its expiry may be stale: another API process can have kept the address longer since.
     if (!inbox || inbox.expires_at <= Date.now()) {
       inbox = await findInboxByAddress(this.db, address)
@@ -182,6 +189,7 @@ export class InboxService {
   }
 
   private rememberInbox(inbox: InboxRow): void {
+    if (!this.keepsRows) return
     if (this.inboxByAddress.size >= MAX_CACHED_INBOXES) {
       const oldest = this.inboxByAddress.keys().next().value
       if (oldest !== undefined) this.inboxByAddress.delete(oldest)
@@ -297,7 +305,7 @@ export class InboxService {
     await this.watcher.sync()
     const searching = conditions.length > 0
     // Search results are not cached: the cache holds what polls ask for, one entry per inbox.
-    const first = before === null && limit === DEFAULT_INBOX_PAGE && !searching
+    const first = this.keepsRows && before === null && limit === DEFAULT_INBOX_PAGE && !searching
     const cached = first ? this.firstPages.get(inbox.id) : undefined
     if (cached !== undefined) return cached
     const changesBefore = this.changes
