@@ -1,5 +1,5 @@
 export { createDb, openDb, migrateToLatest, PAGE_SIZE, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE, type Db, type DbConfig, type Engine, type OpenDbConfig } from './create-db.js'
-export { createPostgresDb, engineOf, isPostgresUrl, POSTGRES_NOT_YET, DEFAULT_POOL_SIZE, type PostgresConfig } from './postgres-db.js'
+export { createPostgresDb, engineOf, isPostgresUrl, DEFAULT_POOL_SIZE, type PostgresConfig } from './postgres-db.js'
 export { resolveDatabasePath, DEFAULT_DATABASE_PATH } from './database-path.js'
 export type * from './schema.js'
 export type * from './shared-state-schema.js'

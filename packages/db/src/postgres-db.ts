@@ -30,13 +30,6 @@ const types: pg.CustomTypesConfig = {
     oid === INT8_OID || oid === NUMERIC_OID ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format ?? 'text')) as pg.CustomTypesConfig['getTypeParser'],
 }
 
-/**
- * What the api and mail-ingest answer to DATABASE_URL=postgres://… until they run on PostgreSQL (the storage layer's
- * PostgreSQL side is not written yet): one sentence, so both refuse alike.
- */
-export const POSTGRES_NOT_YET =
-  'DATABASE_URL names a PostgreSQL server, which the api and mail-ingest do not run on yet (only the database package and its migrations do); unset DATABASE_URL to use the SQLite file at DATABASE_PATH'
-
 /** True when DATABASE_URL names a PostgreSQL server (anything else keeps the embedded SQLite file). */
 export function isPostgresUrl(value: string | undefined): value is string {
   return value !== undefined && /^postgres(ql)?:\/\//i.test(value.trim())
