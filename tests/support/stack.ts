@@ -308,3 +308,49 @@ export async function startIngestNode(databaseUrl: string, options: { mailDomain
   }
   return node
 }
+
+export interface ApiNode {
+  apiUrl: string
+  api: RunningProcess
+  stop: () => Promise<void>
+}
+
+/**
+ * Starts the real api (one process) on a free port over the PostgreSQL database at `databaseUrl`, as one node of
+ * several: nodes of one service must share `JWT_SECRET` (tokens, and the keys its shared limits are hashed under).
+ */
+export async function startApiNode(databaseUrl: string, options: { mailDomain?: string; jwtSecret: string; env?: Record<string, string> }): Promise<ApiNode> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'tempbox-api-'))
+  const [httpPort, metricsPort] = [await freePort(), await freePort()]
+  const env: Record<string, string> = {
+    DATABASE_URL: databaseUrl,
+    // Never written: set so that no default path points at the repository's own data folder.
+    DATABASE_PATH: join(dataDir, 'unused.sqlite'),
+    DATA_DIR: dataDir,
+    JWT_SECRET: options.jwtSecret,
+    MAIL_DOMAINS: options.mailDomain ?? 'tempbox.test',
+    HOST: '127.0.0.1',
+    PORT: String(httpPort),
+    METRICS_PORT: String(metricsPort),
+    WEB_DIST_DIR: '',
+    ...options.env,
+  }
+  const apiUrl = `http://127.0.0.1:${httpPort}`
+  const api = startProcess('apps/api/src/server.ts', env)
+  try {
+    // Only bounds a hang: on a busy shared machine loading the api's TypeScript can take most of a minute.
+    await waitFor(async () => (await fetch(`${apiUrl}/api/health/live`)).ok, 180_000, 'api node to start')
+  } catch (error) {
+    await api.stop('SIGKILL')
+    rmSync(dataDir, { recursive: true, force: true })
+    throw new Error(`${(error as Error).message}\n${api.output()}`, { cause: error })
+  }
+  return {
+    apiUrl,
+    api,
+    stop: async () => {
+      await api.stop()
+      rmSync(dataDir, { recursive: true, force: true })
+    },
+  }
+}
