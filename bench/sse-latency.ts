@@ -6,9 +6,13 @@
  *
  *   pnpm bench sse            (or: cd bench && pnpm exec tsx sse-latency.ts)
  *   BENCH_MESSAGES=200 …      fewer messages (and a fifth as many long polls, or BENCH_POLLS);  BENCH_IDLE_STREAMS=0 …  no idle streams;  BENCH_NO_WRITE=1 … don't touch BENCHMARKS.md
+ *   BENCH_POSTGRES=1 …        both processes on a throwaway PostgreSQL (@tempbox/db's test harness) instead of the SQLite
+ *                             file: the api hears ingest's commits by LISTEN/NOTIFY, as an api node hears any ingest node;
+ *                             writes its own section
  */
 import { dirname, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { createTestDatabase, startPostgres } from '@tempbox/db/testing/postgres'
 import { generateAddress as generate, startApiStack } from './lib/api-stack.js'
 import { machineLine, percentile, writeBenchmarkSection } from './lib/benchmarks-md.js'
 import { buildMessage, SmtpClient } from './lib/smtp-client.js'
@@ -50,7 +54,13 @@ async function openStream(url: string, onMessage: (subject: string, at: number) 
   return controller
 }
 
-const stack = await startApiStack(REPO_ROOT, { withIngest: true, domain: DOMAIN })
+const ON_POSTGRES = Boolean(process.env.BENCH_POSTGRES)
+const postgres = ON_POSTGRES ? await startPostgres() : null
+const env = postgres ? { DATABASE_URL: await createTestDatabase(postgres.url, 'sse') } : undefined
+const stack = await startApiStack(REPO_ROOT, { withIngest: true, domain: DOMAIN, env }).catch(async (err: unknown) => {
+  await postgres?.stop()
+  throw err
+})
 const controllers: AbortController[] = []
 try {
   const address = await generate(stack.apiUrl)
@@ -117,9 +127,9 @@ try {
   if (!process.env.BENCH_NO_WRITE) {
     writeBenchmarkSection(
       REPO_ROOT,
-      '## SSE push latency',
+      ON_POSTGRES ? '## SSE push latency on PostgreSQL (ingest node to api node)' : '## SSE push latency',
       [
-        `Measured ${machineLine()}. Command: \`pnpm bench sse\`.`,
+        `Measured ${machineLine()}. Command: \`${ON_POSTGRES ? 'BENCH_POSTGRES=1 ' : ''}pnpm bench sse\`.`,
         '',
         `Time from the SMTP \`250\` (message committed by mail-ingest) to the message event read from an open \`/api/email/{address}/events\` stream, ${latencies.length} messages of 2 KB sent one after another over real SMTP, with ${IDLE_STREAMS} other streams open on other inboxes. Target: p50 ≤ 100 ms.`,
         '',
@@ -133,11 +143,14 @@ try {
         '|---:|---:|---:|---:|',
         `| ${pollLatencies.length} | ${pollP50.toFixed(1)} ms | ${pollP99.toFixed(1)} ms | ${pollMax.toFixed(1)} ms |`,
         '',
-        'How: mail-ingest is another process, so the api notices commits by reading `PRAGMA data_version` on a connection of its own every 25 ms (a few µs when nothing changed), then reads only the messages with an id above the last one seen and fans them out by inbox to every stream and long poll: one watcher for all clients. The 25 ms tick bounds the added latency (≈ 12 ms on average); the rest is the query, JSON and the loopback.',
+        ON_POSTGRES
+          ? 'How: both processes store to one PostgreSQL (durable: fsync and synchronous_commit on), as separate nodes would. The message INSERT of mail-ingest\'s transaction NOTIFYs the new ids, delivered on commit to the api\'s listening connection; the api then reads those messages and fans them out by inbox to every stream and long poll. No polling tick: the added latency is the notification, one query, JSON and the loopback. Two api nodes behave the same (each holds its own listening connection): tests/integration/multi-node.test.ts.'
+          : 'How: mail-ingest is another process, so the api notices commits by reading `PRAGMA data_version` on a connection of its own every 25 ms (a few µs when nothing changed), then reads only the messages with an id above the last one seen and fans them out by inbox to every stream and long poll: one watcher for all clients. The 25 ms tick bounds the added latency (≈ 12 ms on average); the rest is the query, JSON and the loopback.',
       ].join('\n'),
     )
   }
 } finally {
   for (const c of controllers) c.abort()
   await stack.stop()
+  await postgres?.stop()
 }

@@ -34,6 +34,8 @@ export async function startApiStack(repoRoot: string, options: { withIngest: boo
     JWT_SECRET: 'bench-secret-bench-secret-bench-secret-0123456789',
     MAX_ACTIVE_ADDRESSES_PER_IP: '100000',
     MAX_GENERATED_PER_HOUR_PER_IP: '100000',
+    // Benchmarks send thousands of messages to one inbox; the per-inbox quota (1,000 by default) would refuse them.
+    MAX_MESSAGES_PER_INBOX: '1000000',
     ...options.env,
   }
   const apiUrl = `http://127.0.0.1:${httpPort}`
