@@ -20,6 +20,7 @@
  *                      this one (a change's before and after in the same run); writes its own section
  *   BENCH_POSTGRES=1 …  a second Tempbox storing to PostgreSQL (a throwaway server from @tempbox/db's test harness,
  *                      fsync and synchronous_commit on), interleaved with the SQLite one; writes its own section
+ *                      (with BENCH_BASELINE_ROOT too, the baseline runs on that PostgreSQL server: a before/after on PostgreSQL)
  */
 import { execFileSync, execSync } from 'node:child_process'
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
@@ -255,15 +256,16 @@ async function startTempbox(name = 'Tempbox', env: Record<string, string> = {}, 
 }
 
 const POSTGRES_NAME = 'Tempbox on PostgreSQL'
+const POSTGRES_BASELINE_NAME = 'Tempbox (baseline) on PostgreSQL'
 /** msg/s at 2 KB × 16 conns, synchronous_commit on (issue 14). */
 const POSTGRES_TARGET = 1000
 
 /** mail-ingest on a database of its own on `server`; the server's CPU is counted beside the ingest process's. */
-async function startTempboxOnPostgres(server: PostgresServer): Promise<Target> {
+async function startTempboxOnPostgres(server: PostgresServer, name = POSTGRES_NAME, ingestRoot?: string): Promise<Target> {
   const url = await createTestDatabase(server.url, 'bench')
-  const ingest = await startIngestOnPostgres(REPO_ROOT, DOMAIN, Array.from({ length: INBOX_COUNT }, (_, i) => `bench${i}`), url)
+  const ingest = await startIngestOnPostgres(REPO_ROOT, DOMAIN, Array.from({ length: INBOX_COUNT }, (_, i) => `bench${i}`), url, {}, ingestRoot)
   return {
-    name: POSTGRES_NAME, port: ingest.port, pid: ingest.pid, serverPid: server.pid, recipient: (i) => `bench${i % INBOX_COUNT}@${DOMAIN}`,
+    name, port: ingest.port, pid: ingest.pid, serverPid: server.pid, recipient: (i) => `bench${i % INBOX_COUNT}@${DOMAIN}`,
     takeStored: () => takeStoredFrom(ingest.db), stop: ingest.stop,
   }
 }
@@ -492,10 +494,12 @@ try {
     targets.push(await startTempbox('Tempbox', { MAIL_AUTH_DNS_FIXTURE: writeSenderZone() }))
     targets.push(await startTempbox('Tempbox, MAIL_AUTH=off', { MAIL_AUTH: 'off' }))
   } else targets.push(await startTempbox())
-  if (process.env.BENCH_BASELINE_ROOT) targets.push(await startTempbox(BASELINE_NAME, {}, process.env.BENCH_BASELINE_ROOT))
+  if (process.env.BENCH_BASELINE_ROOT && !process.env.BENCH_POSTGRES) targets.push(await startTempbox(BASELINE_NAME, {}, process.env.BENCH_BASELINE_ROOT))
   if (process.env.BENCH_POSTGRES) {
     postgres = await startPostgres()
     targets.push(await startTempboxOnPostgres(postgres))
+    // Both: a PostgreSQL before/after — the baseline checkout's mail-ingest on the same server, a database of its own.
+    if (process.env.BENCH_BASELINE_ROOT) targets.push(await startTempboxOnPostgres(postgres, POSTGRES_BASELINE_NAME, process.env.BENCH_BASELINE_ROOT))
   }
   if (!process.env.BENCH_SKIP_MAILDEV) targets.push(await startMaildev())
   // Warm-up so the JIT has compiled the hot paths before anything is measured.

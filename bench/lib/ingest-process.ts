@@ -43,8 +43,10 @@ export async function startIngest(repoRoot: string, domain: string, localParts: 
 }
 
 /** mail-ingest storing to the PostgreSQL database at `databaseUrl` (which it migrates), with the inboxes `localParts`@`domain`. */
-export async function startIngestOnPostgres(repoRoot: string, domain: string, localParts: string[], databaseUrl: string, env: Record<string, string> = {}): Promise<Omit<IngestProcess, 'dbPath' | 'sqlite'>> {
-  const { port, proc } = await spawnIngest(repoRoot, domain, { DATABASE_URL: databaseUrl, ...env })
+export async function startIngestOnPostgres(
+  repoRoot: string, domain: string, localParts: string[], databaseUrl: string, env: Record<string, string> = {}, ingestRoot?: string,
+): Promise<Omit<IngestProcess, 'dbPath' | 'sqlite'>> {
+  const { port, proc } = await spawnIngest(repoRoot, domain, { DATABASE_URL: databaseUrl, ...env }, ingestRoot)
   const db = createPostgresDb({ url: databaseUrl })
   await addInboxes(db, domain, localParts)
   return {

@@ -214,6 +214,16 @@ describe('PostgreSQL storage', () => {
     expect(await storage.db.selectFrom('message').select('subject').executeTakeFirst()).toEqual({ subject: 'a\uFFFDb' })
   })
 
+  it('stores big bodies whole and uncompressed, so the server spends no CPU on compressing them', async () => {
+    const id = await inbox('big')
+    const body = 'compressible line of mail text\n'.repeat(4000)
+    const [contentId] = await storage.messageWriter()([incoming('big', [id], body)])
+    const row = await sql<{ text: string; raw_compression: string | null; text_compression: string | null }>`
+      SELECT text, pg_column_compression(raw) AS raw_compression, pg_column_compression(text) AS text_compression
+      FROM message_content WHERE id = ${contentId}`.execute(storage.db)
+    expect(row.rows[0]).toEqual({ text: body, raw_compression: null, text_compression: null })
+  })
+
   it('fails the readiness probe when its server does not answer', async () => {
     const url = new URL(config.url!)
     url.port = '1'

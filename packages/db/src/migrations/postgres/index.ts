@@ -3,6 +3,7 @@ import * as baseline from './2026_11_24_001400_baseline.js'
 import * as m2101 from '../2026_11_24_002101_message_text_head_table.js'
 import * as m3001 from './2026_11_24_003001_unicode_lower.js'
 import * as m3002 from './2026_11_24_003002_delete_notifications.js'
+import * as m3101 from './2026_11_24_003101_bodies_stored_uncompressed.js'
 import * as m4001 from './2026_11_24_004001_shared_service_state.js'
 
 /**
@@ -17,6 +18,8 @@ export const POSTGRES_MIGRATIONS: Record<string, Migration> = {
   '2026_11_24_003001_unicode_lower': m3001,
   // PostgreSQL only: change notification (SQLite's readers watch data_version).
   '2026_11_24_003002_delete_notifications': m3002,
+  // PostgreSQL only: how the server stores big values (SQLite never compresses).
+  '2026_11_24_003101_bodies_stored_uncompressed': m3101,
   // PostgreSQL only (no SQLite counterpart: there the API holds this state in memory).
   '2026_11_24_004001_shared_service_state': m4001,
 }

@@ -47,11 +47,14 @@ function insertContents(rows: number): pg.QueryConfig {
 
 /**
  * The small per-inbox rows as arrays, one statement whatever their number, which also NOTIFYs their ids (delivered at
- * COMMIT, in chunks a payload can hold: see notify.ts) — one round trip for both.
+ * COMMIT, in chunks a payload can hold: see notify.ts) and adds the `checking` rows — one round trip for all three.
  */
 const INSERT_LISTINGS = {
   name: 'tempbox_insert_listings',
-  text: `WITH listed AS (
+  // A data-modifying WITH runs whether or not the outer query reads it: the sender checks' `checking` rows ride along.
+  text: `WITH checking AS (
+      INSERT INTO message_auth (message_content_id, status) SELECT unnest($10::bigint[]), 'checking'
+    ), listed AS (
       INSERT INTO message (inbox_id, message_content_id, from_name, from_address, subject, sent_at, received_at, size, attachment_count)
       SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::bigint[], $7::bigint[], $8::bigint[], $9::int[])
       RETURNING id, inbox_id
@@ -65,21 +68,18 @@ const INSERT_ATTACHMENTS_SQL = (rows: number) =>
 /** Attachment rows per statement: their contents are parameters of their own, and a statement takes at most 65,535. */
 const ATTACHMENTS_PER_STATEMENT = 256
 
-const INSERT_CHECKING = { name: 'tempbox_insert_checking', text: `INSERT INTO message_auth (message_content_id, status) SELECT unnest($1::bigint[]), 'checking'` }
-
-/** Content ids drawn before the insert, so the rows that point at them go in the same few statements. */
-const NEXT_CONTENT_IDS = {
-  name: 'tempbox_next_content_ids',
-  text: `SELECT nextval(pg_get_serial_sequence('message_content', 'id'))::bigint AS id FROM generate_series(1, $1::int)`,
-}
-
 /**
- * Locks the batch's inboxes (in id order, so two ingest nodes never wait on each other in a cycle) and reads what
- * they hold: no other writer can add to them before this transaction ends, so the quota check is exact across nodes.
+ * BEGIN, the lock and the id draw in ONE round trip: a simple-protocol query may hold several statements, and it takes no
+ * parameters, so the inbox ids (integers, checked) are written into its text. The lock takes the batch's inboxes in id
+ * order (two ingest nodes never wait on each other in a cycle) and reads what they hold: no other writer can add to them
+ * before this transaction ends, so the quota check is exact across nodes. Content ids are drawn before the insert, so
+ * the rows that point at them go in the same few statements; drawing ids the quota check then refuses only leaves a gap.
  */
-const LOCK_INBOXES = {
-  name: 'tempbox_lock_inboxes',
-  text: 'SELECT id, message_count, bytes_used FROM inbox WHERE id = ANY($1::bigint[]) ORDER BY id FOR UPDATE',
+function beginLockAndDraw(inboxIds: number[], count: number): string {
+  for (const id of [...inboxIds, count]) if (!Number.isSafeInteger(id)) throw new TypeError(`not an integer id: ${id}`)
+  return `BEGIN;
+    SELECT id, message_count, bytes_used FROM inbox WHERE id = ANY('{${inboxIds.join(',')}}'::bigint[]) ORDER BY id FOR UPDATE;
+    SELECT nextval(pg_get_serial_sequence('message_content', 'id'))::bigint AS id FROM generate_series(1, ${count})`
 }
 
 /** How long a measured database size is trusted: pg_database_size stats every file of the database. */
@@ -108,12 +108,12 @@ export function createPostgresMessageWriter(pool: pg.Pool, limits: WriterLimits 
     const client = await pool.connect()
     let broken: Error | undefined
     try {
-      await client.query('BEGIN')
       try {
         const ids = await writeBatch(client, messages, limits)
         await client.query('COMMIT')
         return ids
       } catch (error) {
+        // Also after a failure inside the first query: its BEGIN already ran, so the transaction is open (aborted).
         await client.query('ROLLBACK').catch((rollbackError: Error) => (broken = rollbackError))
         throw error
       }
@@ -129,12 +129,11 @@ export function createPostgresMessageWriter(pool: pg.Pool, limits: WriterLimits 
 
 async function writeBatch(client: pg.PoolClient, messages: IncomingMessage[], limits: WriterLimits): Promise<number[]> {
   const inboxIds = [...new Set(messages.flatMap((m) => m.inboxIds))]
-  const { rows: held } = await client.query<{ id: number; message_count: number; bytes_used: number }>({ ...LOCK_INBOXES, values: [inboxIds] })
-  const holds = new Map(held.map((r) => [r.id, { count: r.message_count, bytes: r.bytes_used }]))
+  // pg types a multi-statement query's result as one result; it is one per statement.
+  const [, locked, drawn] = (await client.query(beginLockAndDraw(inboxIds, messages.length))) as unknown as pg.QueryResult[]
+  const holds = new Map(locked!.rows.map((r: { id: number; message_count: number; bytes_used: number }) => [r.id, { count: r.message_count, bytes: r.bytes_used }]))
   for (const message of messages) checkQuota(message, holds, limits)
-
-  const { rows } = await client.query<{ id: number }>({ ...NEXT_CONTENT_IDS, values: [messages.length] })
-  const contentIds = rows.map((r) => r.id)
+  const contentIds = drawn!.rows.map((r: { id: number }) => r.id)
 
   await client.query({ ...insertContents(messages.length), values: messages.flatMap((m, i) => contentValues(contentIds[i]!, m)) })
 
@@ -153,10 +152,8 @@ async function writeBatch(client: pg.PoolClient, messages: IncomingMessage[], li
       row.forEach((value, column) => listing[column]!.push(value))
     }
   })
-  await client.query({ ...INSERT_LISTINGS, values: listing })
-
   const checking = contentIds.filter((_, i) => messages[i]!.envelope)
-  if (checking.length > 0) await client.query({ ...INSERT_CHECKING, values: [checking] })
+  await client.query({ ...INSERT_LISTINGS, values: [...listing, checking] })
   return contentIds
 }
 
