@@ -144,13 +144,18 @@ describe('API nodes on one PostgreSQL', () => {
     const [nodeOne, nodeTwo] = [openStorage(storageConfig(a.config, { poolSize: 1 })), openStorage(storageConfig(a.config, { poolSize: 1 }))]
     cleanups.push(() => nodeOne.close(), () => nodeTwo.close())
 
-    // Node one takes its message id, then waits to queue its sender check (message_auth is held): node two takes a
-    // higher id and commits first, so node B reads that one before the lower id exists for it.
+    // Node one draws its message id, then waits before it can commit: its inbox has a webhook, and queueing the
+    // delivery (a trigger of the message insert, so after the id is drawn) needs the webhook row this transaction holds.
+    // Node two takes a higher id and commits first, so node B reads that one before the lower id exists for it.
+    const webhook = await a.db
+      .insertInto('webhook')
+      .values({ inbox_id: await inboxId(late), url: 'http://127.0.0.1:9/hook', secret: 'whsec_test', created_at: Date.now() })
+      .returning('id')
+      .executeTakeFirstOrThrow()
     let slowWrite: Promise<number[]> | undefined
     await a.db.transaction().execute(async (trx) => {
-      await sql`lock table message_auth in exclusive mode`.execute(trx)
-      const checked = { ...incomingMessage([await inboxId(late)], [late], { subject: 'committed second' }), envelope: { clientAddress: '192.0.2.1' } }
-      slowWrite = nodeOne.messageWriter()([checked])
+      await sql`select id from webhook where id = ${webhook.id} for update`.execute(trx)
+      slowWrite = nodeOne.messageWriter()([incomingMessage([await inboxId(late)], [late], { subject: 'committed second' })])
       const blocked = sql<{ n: number }>`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`
       await expect.poll(async () => (await blocked.execute(a.db)).rows[0]!.n).toBe(1)
       await nodeTwo.messageWriter()([incomingMessage([await inboxId(early)], [early], { subject: 'committed first' })])
