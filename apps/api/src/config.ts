@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto'
+import { createHmac, randomBytes } from 'node:crypto'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { DEFAULT_POOL_SIZE, isPostgresUrl, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE, resolveDatabasePath, type StorageConfig } from '@tempbox/db'
@@ -111,10 +111,20 @@ export function loadConfig(env: Env = process.env): Config {
   const isProduction = env.APP_ENV === 'production'
   const mailDomains = parseDomains(env.MAIL_DOMAINS, problems)
 
-  const jwtSecret = env.JWT_SECRET || (isProduction ? '' : readOrCreateSecret(dataDir, 'jwt-secret'))
-  if (!jwtSecret) problems.push('JWT_SECRET must be set when APP_ENV=production')
+  // On PostgreSQL several nodes serve as one: a secret made up by each node would split its tokens and its shared
+  // limits (keyed by an HMAC under this secret) from every other node's.
+  const sharedDatabase = isPostgresUrl(env.DATABASE_URL)
+  const jwtSecret = env.JWT_SECRET || (isProduction || sharedDatabase ? '' : readOrCreateSecret(dataDir, 'jwt-secret'))
+  if (!jwtSecret) {
+    problems.push(
+      isProduction
+        ? 'JWT_SECRET must be set when APP_ENV=production'
+        : 'JWT_SECRET must be set when DATABASE_URL is set: every api node must sign tokens and key the shared limits with the same secret',
+    )
+  }
   else if (jwtSecret.length < 32) problems.push('JWT_SECRET must be at least 32 characters')
-  const adminSetupKey = env.ADMIN_SETUP_KEY || readOrCreateSecret(dataDir, 'admin-setup-key')
+  // A key of each node's own would be shown (or logged) by one node and refused by the next behind the balancer.
+  const adminSetupKey = env.ADMIN_SETUP_KEY || (sharedDatabase ? sharedSetupKey(jwtSecret) : readOrCreateSecret(dataDir, 'admin-setup-key'))
 
   const supportEmail = parseEmail('SUPPORT_EMAIL', env.SUPPORT_EMAIL, `support@${mailDomains[0] ?? DEFAULT_MAIL_DOMAINS[0]}`, problems)
 
@@ -222,6 +232,14 @@ function parseTrustProxy(raw: string | undefined): boolean | number | string {
 function defaultWebDist(): string | null {
   const dir = new URL('../../web/dist', import.meta.url).pathname
   return existsSync(dir) ? dir : null
+}
+
+/**
+ * Every node on one database derives the same setup key from the secret they share; knowing it gives nothing that
+ * JWT_SECRET itself does not (it signs any role's token).
+ */
+function sharedSetupKey(jwtSecret: string): string {
+  return createHmac('sha256', jwtSecret).update('tempbox admin setup key').digest('hex')
 }
 
 /** Local runs keep a generated secret in the data folder so restarts keep tokens and the setup key valid. */

@@ -43,7 +43,7 @@ export const onPostgres = process.env.TEST_ENGINE === 'postgres'
 /** The database a test app gets in the `postgres` project: a copy of the run's migrated template, its own. */
 async function engineEnv(env: Record<string, string>): Promise<Record<string, string>> {
   if (!onPostgres || env.DATABASE_URL !== undefined || env.DATABASE_PATH !== undefined) return {}
-  return { DATABASE_URL: await migratedPostgresDatabase('api') }
+  return { DATABASE_URL: await migratedPostgresDatabase('api'), JWT_SECRET: 'the test run’s secret, shared as every node’s is' }
 }
 
 /** Makes the database refuse every INSERT or UPDATE of `table` from now on, as a read-only or failing store would. */
