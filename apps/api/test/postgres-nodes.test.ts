@@ -1,7 +1,7 @@
 import { sql } from 'kysely'
 import { afterEach, describe, expect, it } from 'vitest'
 import { openStorage } from '@tempbox/db'
-import { migratedPostgresDatabase } from '@tempbox/db/testing'
+import { databaseUrl, migratedPostgresDatabase } from '@tempbox/db/testing'
 import type { App } from '../src/app.js'
 import { storageConfig } from '../src/config.js'
 import { buildTestApp } from './helper.js'
@@ -132,6 +132,36 @@ describe('API nodes on one PostgreSQL', () => {
     await expect.poll(() => onReleased.events.at(-1)?.event, { timeout: 15_000 }).toBe('expired')
     expect(await listed(b, address)).toEqual(['while away', 'kept'])
     expect(await listed(b, released)).toBe(404)
+  })
+
+  it('a node that cannot listen for long reports not ready, and ready again once it listens', async () => {
+    const [a, b] = await twoNodes()
+    const health = async () => (await b.inject({ method: 'GET', url: '/api/health' })).json() as { checks: { changeFeed: { ok: boolean; detail: string } } }
+    expect((await health()).checks.changeFeed.ok).toBe(true)
+    const database = (await sql<{ name: string }>`select current_database() as name`.execute(a.db)).rows[0]!.name
+    // The server's maintenance database: a database cannot close its own doors.
+    const admin = openStorage({ path: ':memory:', url: databaseUrl(a.config.databaseUrl!, 'postgres'), poolSize: 1 })
+    const allowConnections = (allow: boolean) => sql`alter database ${sql.id(database)} allow_connections ${sql.raw(String(allow))}`.execute(admin.db)
+    cleanups.push(async () => {
+      await allowConnections(true)
+      await admin.close()
+    })
+    // No new session may start (superusers included), then B's listening session is cut: B keeps answering from its
+    // pool, but cannot LISTEN again.
+    await allowConnections(false)
+    const cut = await sql<{ n: number }>`
+      select count(*) filter (where pg_terminate_backend(pid, 5000))::int as n from pg_stat_activity
+      where datname = current_database() and pid <> pg_backend_pid() and query ilike 'LISTEN%'`.execute(a.db)
+    expect(cut.rows[0]!.n).toBe(2)
+
+    await expect.poll(async () => (await health()).checks.changeFeed, { timeout: 15_000, interval: 250 }).toMatchObject({
+      ok: false,
+      detail: expect.stringMatching(/^Not hearing new mail for \d+\.\d s: the connection that listens to the database is down, reconnecting\.$/),
+    })
+    expect((await b.inject({ method: 'GET', url: '/api/health' })).statusCode).toBe(503)
+
+    await allowConnections(true)
+    await expect.poll(async () => (await health()).checks.changeFeed.ok, { timeout: 15_000, interval: 250 }).toBe(true)
   })
 
   it('mail that two ingest nodes commit out of id order reaches every stream', async () => {

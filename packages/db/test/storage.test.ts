@@ -301,9 +301,12 @@ describe('PostgreSQL change notification', () => {
     const watch = await storage.watchDeletes((event) => deletes.push(event))
     const first = await listenerPid()
     expect(first).toEqual(expect.any(Number))
+    expect(signal.deafSince()).toBeNull()
     await sql`SELECT pg_terminate_backend(${first})`.execute(other().db)
     await vi.waitFor(async () => expect(await listenerPid()).not.toBe(first), { timeout: 10_000, interval: 50 })
     await vi.waitFor(() => expect(deletes).toEqual([{ type: 'unknown' }]))
+    // Listening again (the api's readiness test keeps it from reconnecting, and sees the time it went deaf).
+    expect(signal.deafSince()).toBeNull()
     expect(heard).toEqual([null])
     expect(signal.changed()).toBe(true)
     const id = await inbox('box')

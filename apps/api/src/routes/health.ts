@@ -2,7 +2,10 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { INGEST_SERVICE, lastHeartbeat } from '@tempbox/db'
 import { LivenessResponse, ReadinessResponse, type HealthCheck } from '@tempbox/types'
 
-/** The change feed checks every 25 ms; five seconds without a completed check mean it is stuck or failing (not just a busy moment). */
+/**
+ * The change feed checks every 25 ms; five seconds without a completed check, or without a listening connection on
+ * PostgreSQL, mean it is stuck or failing (not just a busy moment or a reconnect).
+ */
 const CHANGE_FEED_STALE_MS = 5_000
 
 /**
@@ -30,11 +33,7 @@ const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const now = Date.now()
       const database = await checkDatabase()
       const ingest = database.ok ? await checkIngest(now) : { ok: false, detail: 'Unknown: the database does not answer.' }
-      const sinceFeed = now - app.mailWatcher.lastCheckedAt
-      const changeFeed: HealthCheck =
-        sinceFeed <= CHANGE_FEED_STALE_MS
-          ? { ok: true, detail: `Checked for new mail ${sinceFeed} ms ago.` }
-          : { ok: false, detail: `No completed check for new mail in ${seconds(sinceFeed)}.` }
+      const changeFeed = checkChangeFeed(now)
       const ready = database.ok && ingest.ok && changeFeed.ok
       return reply.code(ready ? 200 : 503).header('Cache-Control', 'no-store').send({
         status: ready ? 'ok' : 'unavailable',
@@ -51,6 +50,18 @@ const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
     } catch (err) {
       return { ok: false, detail: `Query failed: ${err instanceof Error ? err.message : String(err)}` }
     }
+  }
+
+  function checkChangeFeed(now: number): HealthCheck {
+    const sinceCheck = now - app.mailWatcher.lastCheckedAt
+    if (sinceCheck > CHANGE_FEED_STALE_MS) return { ok: false, detail: `No completed check for new mail in ${seconds(sinceCheck)}.` }
+    // Checks still complete while PostgreSQL's listening connection is down, but they hear nothing: open inboxes on
+    // this node would stay still. A reconnect takes 100 ms to a few seconds; longer means the balancer should move on.
+    const deafSince = app.mailWatcher.deafSince()
+    if (deafSince !== null && now - deafSince > CHANGE_FEED_STALE_MS) {
+      return { ok: false, detail: `Not hearing new mail for ${seconds(now - deafSince)}: the connection that listens to the database is down, reconnecting.` }
+    }
+    return { ok: true, detail: `Checked for new mail ${sinceCheck} ms ago.` }
   }
 
   async function checkIngest(now: number): Promise<HealthCheck> {

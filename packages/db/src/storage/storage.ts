@@ -71,6 +71,12 @@ export interface CommitSignal {
    * ask on every request: SQLite answers it with one pragma read, a notified engine with a flag.
    */
   changed(): boolean
+  /**
+   * Since when commits have gone unheard (ms since the epoch), or null while they are heard. PostgreSQL: the listening
+   * connection was lost then and is not back yet (commits meanwhile are read once it is). SQLite: always null — a
+   * failing probe throws from `changed()` instead.
+   */
+  deafSince(): number | null
   close(): void
 }
 

@@ -77,6 +77,11 @@ export class MailWatcher {
     this.timer.unref()
   }
 
+  /** Since when new commits have gone unheard (PostgreSQL's listening connection is down), or null. */
+  deafSince(): number | null {
+    return this.signal?.deafSince() ?? null
+  }
+
   stop(): void {
     if (this.timer) clearInterval(this.timer)
     this.timer = null

@@ -28,6 +28,8 @@ export class NotificationListener {
   private closed = false
   /** False until the first connection: its LISTEN is not a reconnection. */
   private everConnected = false
+  /** When the connection was lost, until it LISTENs again: readiness reports a node that has gone deaf for long. */
+  private lostSince: number | null = null
 
   constructor(
     private readonly url: string,
@@ -63,6 +65,7 @@ export class NotificationListener {
       return
     }
     this.client = client
+    this.lostSince = null
     this.retryMs = FIRST_RETRY_MS
     if (this.everConnected) this.handlers.reconnected()
     this.everConnected = true
@@ -76,6 +79,7 @@ export class NotificationListener {
   private lost(client: pg.Client): void {
     if (this.client !== client || this.closed) return
     this.client = null
+    this.lostSince = Date.now()
     client.removeAllListeners('end')
     // Keep a late 'error' from becoming an uncaught exception.
     client.on('error', () => undefined)
@@ -95,9 +99,9 @@ export class NotificationListener {
     this.retryTimer.unref()
   }
 
-  /** True while LISTENing (readiness may ask). */
-  get listening(): boolean {
-    return this.client !== null
+  /** When the listening connection was lost, while it is not back; null while LISTENing (or not started). */
+  get lostAt(): number | null {
+    return this.lostSince
   }
 
   async close(): Promise<void> {

@@ -62,6 +62,7 @@ export function openPostgresStorage(config: StorageConfig & { url: string }): St
           watcher.changed = false
           return changed
         },
+        deafSince: () => listener.lostAt,
         close: () => {
           mailWatchers.delete(watcher)
         },

@@ -28,6 +28,7 @@ export function openSqliteStorage(config: StorageConfig): Storage {
       signals.add(signal)
       return {
         changed: () => signal.changed(),
+        deafSince: () => null,
         close: () => {
           signals.delete(signal)
           signal.close()
@@ -85,6 +86,7 @@ function dataVersionSignal(path: string): CommitSignal {
       seen = now
       return true
     },
+    deafSince: () => null,
     close() {
       if (!open) return
       open = false
