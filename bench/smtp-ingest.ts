@@ -20,7 +20,8 @@
  *                      this one (a change's before and after in the same run); writes its own section
  *   BENCH_POSTGRES=1 …  a second Tempbox storing to PostgreSQL (a throwaway server from @tempbox/db's test harness,
  *                      fsync and synchronous_commit on), interleaved with the SQLite one; writes its own section
- *                      (with BENCH_BASELINE_ROOT too, the baseline runs on that PostgreSQL server: a before/after on PostgreSQL)
+ *                      (with BENCH_BASELINE_ROOT too, the baseline runs on that PostgreSQL server: a before/after on PostgreSQL;
+ *                      without it, also two ingest nodes on one database, each connection to one of them in turn)
  */
 import { execFileSync, execSync } from 'node:child_process'
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
@@ -154,8 +155,10 @@ interface Result {
 
 interface Target {
   name: string
-  port: number
-  pid: number
+  /** The SMTP port of each ingest node: connections are spread over them in turn, as a balancer would. */
+  ports: number[]
+  /** Each ingest node's process: CPU and memory are their sums; the thread breakdown is the first node's. */
+  pids: number[]
   /** The database server's main process (PostgreSQL's postmaster), whose process tree's CPU is counted too. */
   serverPid?: number
   recipient: (i: number) => string
@@ -170,12 +173,15 @@ async function runScenario(target: Target, scenario: Scenario, tag: string, repe
   let failed = 0
   const refusals = new Map<string, number>()
   let next = 0
-  let rssPeak = rssMb(target.pid)
-  const sampler = setInterval(() => { rssPeak = Math.max(rssPeak, rssMb(target.pid)) }, 100)
+  const [pid] = target.pids as [number]
+  const rss = () => target.pids.reduce((sum, p) => sum + rssMb(p), 0)
+  const cpuOfNodes = () => target.pids.reduce((sum, p) => sum + cpuMs(p), 0)
+  let rssPeak = rss()
+  const sampler = setInterval(() => { rssPeak = Math.max(rssPeak, rss()) }, 100)
   const load1 = loadavg()[0]!
-  const cpuBefore = cpuMs(target.pid)
+  const cpuBefore = cpuOfNodes()
   const serverCpuBefore = target.serverPid ? treeCpuMs(target.serverPid) : Number.NaN
-  const threadsBefore = threadCpuMs(target.pid)
+  const threadsBefore = threadCpuMs(pid)
   const started = performance.now()
 
   const sendOne = async (client: SmtpClient, i: number) => {
@@ -194,30 +200,31 @@ async function runScenario(target: Target, scenario: Scenario, tag: string, repe
     }
   }
 
-  const worker = async () => {
+  const worker = async (_: unknown, k: number) => {
+    const port = target.ports[k % target.ports.length]!
     if (scenario.isOneMailPerConnection) {
       while (next < scenario.messages) {
         const i = next++
-        const client = await SmtpClient.open(target.port)
+        const client = await SmtpClient.open(port)
         await sendOne(client, i)
         await client.quit()
       }
       return
     }
-    const client = await SmtpClient.open(target.port)
+    const client = await SmtpClient.open(port)
     while (next < scenario.messages) await sendOne(client, next++)
     await client.quit()
   }
   await Promise.all(Array.from({ length: scenario.connections }, worker))
   const seconds = (performance.now() - started) / 1000
   clearInterval(sampler)
-  rssPeak = Math.max(rssPeak, rssMb(target.pid))
-  const cpu = cpuMs(target.pid) - cpuBefore
+  rssPeak = Math.max(rssPeak, rss())
+  const cpu = cpuOfNodes() - cpuBefore
   const serverCpu = target.serverPid ? treeCpuMs(target.serverPid) - serverCpuBefore : Number.NaN
-  const threadsAfter = threadCpuMs(target.pid)
+  const threadsAfter = threadCpuMs(pid)
   const share = (tid: number) => ((threadsAfter.get(tid) ?? 0) - (threadsBefore.get(tid) ?? 0)) / (seconds * 10)
-  const others = [...threadsAfter.keys()].filter((tid) => tid !== target.pid).map(share).sort((a, b) => b - a)
-  const threads = [share(target.pid), ...[0, 1, 2].map((k) => others[k] ?? 0), others.slice(3).reduce((a, b) => a + b, 0)]
+  const others = [...threadsAfter.keys()].filter((tid) => tid !== pid).map(share).sort((a, b) => b - a)
+  const threads = [share(pid), ...[0, 1, 2].map((k) => others[k] ?? 0), others.slice(3).reduce((a, b) => a + b, 0)]
   latencies.sort((a, b) => a - b)
   const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * p))] ?? Number.NaN
 
@@ -252,21 +259,31 @@ async function runScenario(target: Target, scenario: Scenario, tag: string, repe
 
 async function startTempbox(name = 'Tempbox', env: Record<string, string> = {}, ingestRoot?: string): Promise<Target> {
   const ingest = await startIngest(REPO_ROOT, DOMAIN, Array.from({ length: INBOX_COUNT }, (_, i) => `bench${i}`), env, ingestRoot)
-  return { name, port: ingest.port, pid: ingest.pid, recipient: (i) => `bench${i % INBOX_COUNT}@${DOMAIN}`, takeStored: () => takeStoredFrom(ingest.db, ingest.sqlite), stop: ingest.stop }
+  return { name, ports: [ingest.port], pids: [ingest.pid], recipient: (i) => `bench${i % INBOX_COUNT}@${DOMAIN}`, takeStored: () => takeStoredFrom(ingest.db, ingest.sqlite), stop: ingest.stop }
 }
 
 const POSTGRES_NAME = 'Tempbox on PostgreSQL'
 const POSTGRES_BASELINE_NAME = 'Tempbox (baseline) on PostgreSQL'
+const POSTGRES_TWO_NODES_NAME = 'Tempbox on PostgreSQL, 2 ingest nodes'
 /** msg/s at 2 KB × 16 conns, synchronous_commit on (issue 14). */
 const POSTGRES_TARGET = 1000
 
-/** mail-ingest on a database of its own on `server`; the server's CPU is counted beside the ingest process's. */
-async function startTempboxOnPostgres(server: PostgresServer, name = POSTGRES_NAME, ingestRoot?: string): Promise<Target> {
+/**
+ * `nodes` mail-ingest processes on one database of its own on `server`, as ingest nodes behind a balancer; the
+ * server's CPU is counted beside theirs.
+ */
+async function startTempboxOnPostgres(server: PostgresServer, name = POSTGRES_NAME, ingestRoot?: string, nodes = 1): Promise<Target> {
   const url = await createTestDatabase(server.url, 'bench')
-  const ingest = await startIngestOnPostgres(REPO_ROOT, DOMAIN, Array.from({ length: INBOX_COUNT }, (_, i) => `bench${i}`), url, {}, ingestRoot)
+  const first = await startIngestOnPostgres(REPO_ROOT, DOMAIN, Array.from({ length: INBOX_COUNT }, (_, i) => `bench${i}`), url, {}, ingestRoot)
+  const all = [first]
+  // Started one after another: the first has migrated the database, and the inboxes are there for every node.
+  for (let n = 1; n < nodes; n++) all.push(await startIngestOnPostgres(REPO_ROOT, DOMAIN, [], url, {}, ingestRoot))
   return {
-    name, port: ingest.port, pid: ingest.pid, serverPid: server.pid, recipient: (i) => `bench${i % INBOX_COUNT}@${DOMAIN}`,
-    takeStored: () => takeStoredFrom(ingest.db), stop: ingest.stop,
+    name, ports: all.map((i) => i.port), pids: all.map((i) => i.pid), serverPid: server.pid, recipient: (i) => `bench${i % INBOX_COUNT}@${DOMAIN}`,
+    takeStored: () => takeStoredFrom(first.db),
+    stop: async () => {
+      for (const ingest of all) await ingest.stop()
+    },
   }
 }
 
@@ -340,8 +357,8 @@ async function startMaildev(): Promise<Target> {
   const api = `http://127.0.0.1:${webPort}/api/email`
   return {
     name: 'MailDev 3.0.0',
-    port,
-    pid: proc.child.pid!,
+    ports: [port],
+    pids: [proc.child.pid!],
     recipient: (i) => `bench${i % INBOX_COUNT}@${DOMAIN}`,
     takeStored: async () => {
       // The summary listing, page by page (the full one holds every body), then each message's .eml download.
@@ -460,10 +477,22 @@ function renderSection(results: Result[], targets: string[], started: Date, fini
     verdicts.push(`≥ ${fmt(s.target!, 0)} msg/s at ${s.name}: **${med >= s.target! ? 'met' : 'not met'}** (median ${fmt(med, 0)}; ${reached} of ${rs.length} runs at or above)`)
   }
   if (verdicts.length) lines.push(`Targets, from this run's medians (${ours}, every 250 after an fsync of the commit holding the message): ${verdicts.join('; ')}.`, '')
-  const onPostgres = of('2 KB × 16 conns', POSTGRES_NAME)
-  if (onPostgres.length > 0) {
+  for (const name of [POSTGRES_NAME, POSTGRES_TWO_NODES_NAME]) {
+    const onPostgres = of('2 KB × 16 conns', name)
+    if (onPostgres.length === 0) continue
     const med = median(onPostgres.map((r) => r.perSecond))
-    lines.push(`PostgreSQL's target (issue 14), durable: ≥ ${fmt(POSTGRES_TARGET, 0)} msg/s at 2 KB × 16 conns: **${med >= POSTGRES_TARGET ? 'met' : 'not met'}** (median ${fmt(med, 0)}; ${onPostgres.filter((r) => r.perSecond >= POSTGRES_TARGET).length} of ${onPostgres.length} runs at or above).`, '')
+    lines.push(`PostgreSQL's target (issue 14), durable, ${name}: ≥ ${fmt(POSTGRES_TARGET, 0)} msg/s at 2 KB × 16 conns: **${med >= POSTGRES_TARGET ? 'met' : 'not met'}** (median ${fmt(med, 0)}; ${onPostgres.filter((r) => r.perSecond >= POSTGRES_TARGET).length} of ${onPostgres.length} runs at or above).`, '')
+  }
+  if (targets.includes(POSTGRES_TWO_NODES_NAME)) {
+    lines.push(`Two ingest nodes against one, on the same PostgreSQL server and cores (each pair back to back; CPU is both nodes' together, then the server's):`, '')
+    for (const s of SCENARIOS) {
+      const one = of(s.name, POSTGRES_NAME)
+      const two = of(s.name, POSTGRES_TWO_NODES_NAME)
+      if (one.length === 0 || two.length === 0) continue
+      const ratios = two.map((r, k) => r.perSecond / (one[k]?.perSecond ?? Number.NaN))
+      lines.push(`- ${s.name}: two nodes ${spread(ratios, 2)}× one node's msg/s; ingest CPU/msg ${spread(one.map((r) => r.cpuPerMessageMs), 2)} → ${spread(two.map((r) => r.cpuPerMessageMs), 2)} ms, server ${spread(one.map((r) => r.serverCpuPerMessageMs), 2)} → ${spread(two.map((r) => r.serverCpuPerMessageMs), 2)} ms.`)
+    }
+    lines.push('')
   }
   for (const t of targets) {
     const rs = results.filter((r) => r.target === t)
@@ -498,6 +527,7 @@ try {
   if (process.env.BENCH_POSTGRES) {
     postgres = await startPostgres()
     targets.push(await startTempboxOnPostgres(postgres))
+    if (!process.env.BENCH_BASELINE_ROOT) targets.push(await startTempboxOnPostgres(postgres, POSTGRES_TWO_NODES_NAME, undefined, 2))
     // Both: a PostgreSQL before/after — the baseline checkout's mail-ingest on the same server, a database of its own.
     if (process.env.BENCH_BASELINE_ROOT) targets.push(await startTempboxOnPostgres(postgres, POSTGRES_BASELINE_NAME, process.env.BENCH_BASELINE_ROOT))
   }

@@ -62,6 +62,7 @@ export async function startIngestOnPostgres(
 }
 
 async function addInboxes(db: Db, domain: string, localParts: string[]): Promise<void> {
+  if (localParts.length === 0) return
   const now = Date.now()
   await db
     .insertInto('inbox')
