@@ -248,6 +248,17 @@ describe('GET /api/email/{address}: summaries, never bodies', () => {
     expect((await app.inject({ method: 'GET', url: `/api/email/${address}/messages/${m!.id}/raw` })).body).toContain('SECRET-TAIL')
   })
 
+  it('shows a subject folded over a megabyte as its first 16,384 characters and an ellipsis; the .eml keeps it whole', async () => {
+    const subject = `Start ${'x'.repeat(1024 * 1024)} END-OF-SUBJECT`
+    await deliver(app, address, { subject, text: 'Hello' })
+    const [m] = (await page()).messages
+    expect(m!.subject).toBe(subject.slice(0, 300))
+    const full = await app.inject({ method: 'GET', url: `/api/email/${address}/messages/${m!.id}` })
+    expect(full.json().subject).toBe(`${subject.slice(0, 16_384)}…`)
+    expect(full.body.length).toBeLessThan(64 * 1024)
+    expect((await app.inject({ method: 'GET', url: `/api/email/${address}/messages/${m!.id}/raw` })).body).toContain('END-OF-SUBJECT')
+  })
+
   it('collapses whitespace runs in the preview', async () => {
     await deliver(app, address, { text: '\n\n   Hello\t\tthere\r\n\r\n  friend   ' })
     expect((await page()).messages[0]!.preview).toBe('Hello there friend')

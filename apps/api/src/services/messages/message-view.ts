@@ -1,6 +1,6 @@
 import type { AttachmentInfo, FullMessage, MailAddress, MessageSummary, Verification, VerificationLink } from '@tempbox/types'
 import { resolveAttachmentRefs, stripAngles, type HtmlWithheld } from '@tempbox/mail-derive'
-import { LIST_TEXT_CHARS, type ListRow, type MessageSummaryRow, type ViewHeader, type ViewText } from '../../repositories/message-repository.js'
+import { LIST_TEXT_CHARS, VIEW_SUBJECT_CHARS, type ListRow, type MessageSummaryRow, type ViewHeader, type ViewText } from '../../repositories/message-repository.js'
 import type { AttachmentMetaRow } from '../../repositories/attachment-repository.js'
 
 export function senderDisplay(name: string, address: string): string {
@@ -104,7 +104,8 @@ export function toFullMessage(
 ): FullMessage {
   return {
     id: String(row.id),
-    subject: row.subject,
+    // An ellipsis marks a cut subject (see VIEW_SUBJECT_CHARS).
+    subject: row.subject.length > VIEW_SUBJECT_CHARS ? `${row.subject.slice(0, VIEW_SUBJECT_CHARS)}…` : row.subject,
     sender: senderDisplay(row.from_name, row.from_address),
     fromName: row.from_name,
     fromAddress: row.from_address,
