@@ -1,4 +1,5 @@
 import { isPostgresUrl, resolveDatabasePath, type StorageConfig } from '@tempbox/db'
+import { parseAddressList, type AddressList } from '@tempbox/ip'
 import { metricsAddress, type MetricsAddress } from '@tempbox/metrics'
 import { loadMailAuthConfig, type MailAuthConfig } from './mail-auth/config.js'
 
@@ -53,6 +54,11 @@ export interface Config {
   heartbeatMs: number
   /** The sender check after each commit (SPF, DKIM, DMARC, ARC). */
   mailAuth: MailAuthConfig
+  /**
+   * SMTP_PROXY_PROTOCOL=on: connections from `trusted` (SMTP_TRUSTED_PROXIES) open with a PROXY protocol header naming
+   * the client, within `headerTimeoutMs`; null (the default) reads none and refuses a header from anyone.
+   */
+  proxyProtocol: { trusted: AddressList; headerTimeoutMs: number } | null
 }
 
 /** Same default as apps/api/src/config.ts so both processes agree out of the box. */
@@ -89,6 +95,8 @@ const DEFAULT_MAX_CLIENTS_PER_IP = 20
 const DEFAULT_MAX_INFLIGHT_BYTES = 256 * 1024 * 1024
 /** A typo or two is normal; a sender guessing addresses names many. */
 const DEFAULT_MAX_UNKNOWN_RECIPIENTS = 5
+/** Postfix's smtpd_upstream_proxy_timeout: a balancer sends its header at once, so a few seconds is plenty. */
+const DEFAULT_PROXY_HEADER_TIMEOUT_MS = 5_000
 
 type Env = Record<string, string | undefined>
 
@@ -132,6 +140,7 @@ export function loadConfig(env: Env = process.env): Config {
     maxInflightBytes: int('SMTP_MAX_INFLIGHT_BYTES', DEFAULT_MAX_INFLIGHT_BYTES, 1024),
     maxUnknownRecipients: int('SMTP_MAX_UNKNOWN_RECIPIENTS', DEFAULT_MAX_UNKNOWN_RECIPIENTS, 1),
     mailAuth: loadMailAuthConfig(env, int, problems),
+    proxyProtocol: parseProxyProtocol(env, int, problems),
   }
   if (!env.SMTP_TLS_CERT !== !env.SMTP_TLS_KEY) problems.push('SMTP_TLS_CERT and SMTP_TLS_KEY must be set together (or neither)')
   if (config.port > 65535) problems.push(`SMTP_PORT must be ≤ 65535 (got ${config.port})`)
@@ -148,6 +157,18 @@ export function loadConfig(env: Env = process.env): Config {
  */
 export function storageConfig(config: Pick<Config, 'databasePath' | 'databaseUrl'>, options: Omit<StorageConfig, 'path' | 'url'> = {}): StorageConfig {
   return { path: config.databasePath, ...(config.databaseUrl ? { url: config.databaseUrl } : {}), ...options }
+}
+
+function parseProxyProtocol(env: Env, int: (name: string, fallback: number, min?: number) => number, problems: string[]): Config['proxyProtocol'] {
+  const switchValue = (env.SMTP_PROXY_PROTOCOL || 'off').toLowerCase()
+  if (!['on', 'off'].includes(switchValue)) problems.push(`SMTP_PROXY_PROTOCOL must be "on" or "off" (got "${env.SMTP_PROXY_PROTOCOL}")`)
+  const { list, invalid } = parseAddressList(env.SMTP_TRUSTED_PROXIES ?? '')
+  for (const entry of invalid) problems.push(`SMTP_TRUSTED_PROXIES has "${entry}", which is neither an IP address nor a CIDR range (e.g. 10.0.0.0/8)`)
+  const headerTimeoutMs = int('SMTP_PROXY_HEADER_TIMEOUT_MS', DEFAULT_PROXY_HEADER_TIMEOUT_MS, 100)
+  if (switchValue !== 'on') return null
+  // With nobody trusted, every balancer's header would be refused, and all its mail with it.
+  if (list.entries.length === 0) problems.push('SMTP_PROXY_PROTOCOL=on needs SMTP_TRUSTED_PROXIES: the addresses or CIDR ranges of the balancers allowed to name the client\'s address')
+  return { trusted: list, headerTimeoutMs }
 }
 
 function parseDomains(raw: string | undefined, problems: string[]): string[] {

@@ -5,7 +5,7 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
  * client's IP.
  */
 export type RefusalReason =
-  | 'too_many_connections'
+  | 'too_many_connections' | 'proxy_untrusted' | 'proxy_header'
   | 'relay_denied' | 'unknown_recipient' | 'too_many_recipients' | 'lookup_failed' | 'too_big' | 'store_failed'
   | 'mailbox_full' | 'some_mailboxes_full' | 'storage_full' | 'busy'
 

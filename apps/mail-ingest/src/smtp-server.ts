@@ -11,6 +11,7 @@ import { createInflightBudget } from './inflight-budget.js'
 import { createStorageGuard } from './storage-guard.js'
 import { coalesceReplies } from './coalesce-replies.js'
 import { describeCertificate, readKeyPair, watchKeyPair } from './tls-certificate.js'
+import { acceptProxyProtocol } from './proxy-protocol/accept.js'
 
 export interface IngestServer {
   server: SMTPServer
@@ -59,6 +60,10 @@ export function createSmtpServer({ storage, config, clock = Date.now }: { storag
     onData: createOnData(config, pipeline, metrics, createInflightBudget(config.maxInflightBytes)),
   })
   server.on('error', (error) => console.error('[smtp] server error:', error.message))
+  // Before the listener below: a balanced connection's header is read before anything else looks at its socket.
+  const proxy = config.proxyProtocol
+    ? acceptProxyProtocol(server, { ...config.proxyProtocol, maxPending: config.maxClients, name: config.mailDomains[0]! }, (reason) => metrics.refused.inc({ reason }))
+    : null
   // The idle timeout does not stop a client that sends a byte now and then; this caps a connection's whole life.
   // A message cut off this way never got its 250, so the sender retries it; nothing acknowledged is lost.
   // The client is told why (421, as for the idle timeout) and smtp-server half-closes the socket, destroying it if the
@@ -106,6 +111,7 @@ export function createSmtpServer({ storage, config, clock = Date.now }: { storag
     },
     close: async () => {
       stopWatching()
+      proxy?.close()
       await new Promise<void>((resolve) => server.close(() => resolve()))
       await pipeline.close()
     },

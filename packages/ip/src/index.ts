@@ -1,2 +1,3 @@
 export { isPrivateIp, parseIp, type ParsedIp } from './ip-address.js'
 export { clientKey } from './client-key.js'
+export { parseAddressList, type AddressList } from './address-list.js'
