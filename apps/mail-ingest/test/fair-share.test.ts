@@ -8,6 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { loadConfig, storageConfig } from '../src/config.js'
 import type { RefusalReason } from '../src/metrics.js'
 import { createSmtpServer, type IngestServer } from '../src/smtp-server.js'
+import { refusalCount } from './refusals.js'
 import { rawSession } from '../../../tests/support/smtp-session.js'
 
 const DOMAIN = 'tempbox.test'
@@ -35,12 +36,8 @@ async function startServer(env: Record<string, string>): Promise<number> {
   return ingest.listen()
 }
 
-/** The test's server's count of refusals for one reason (tempbox_smtp_refused_total), 0 before the first. */
-async function refusals(reason: RefusalReason): Promise<number> {
-  const series = `tempbox_smtp_refused_total{reason="${reason}"} `
-  const line = (await servers[0]!.ingest.metrics.registry.metrics()).split('\n').find((l) => l.startsWith(series))
-  return line ? Number(line.slice(series.length)) : 0
-}
+/** The test's server's count of refusals for one reason. */
+const refusals = (reason: RefusalReason) => refusalCount(servers[0]!.ingest, reason)
 
 let inboxes = 0
 async function createInbox(): Promise<string> {

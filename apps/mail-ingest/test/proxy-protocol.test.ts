@@ -6,6 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { loadConfig, storageConfig } from '../src/config.js'
 import type { RefusalReason } from '../src/metrics.js'
 import { createSmtpServer, type IngestServer } from '../src/smtp-server.js'
+import { refusalCount } from './refusals.js'
 import { plainMail } from '../../../tests/support/dkim.js'
 import { proxyV1, proxyV2 } from '../../../tests/support/proxy-header.js'
 import { rawSession } from '../../../tests/support/smtp-session.js'
@@ -53,11 +54,7 @@ async function startServer(env: Record<string, string> = {}): Promise<number> {
   return ingest.listen()
 }
 
-async function refusals(reason: RefusalReason): Promise<number> {
-  const series = `tempbox_smtp_refused_total{reason="${reason}"} `
-  const line = (await servers[0]!.ingest.metrics.registry.metrics()).split('\n').find((l) => l.startsWith(series))
-  return line ? Number(line.slice(series.length)) : 0
-}
+const refusals = (reason: RefusalReason) => refusalCount(servers[0]!.ingest, reason)
 
 /** A session through the balancer for the client the header names (the header is written as HAProxy does: at once). */
 function throughBalancer(port: number, header: string | Buffer) {

@@ -95,7 +95,12 @@ export function acceptProxyProtocol(server: SMTPServer, options: ProxyProtocolOp
   }
 
   server.server.on('connection', (socket: Socket) => {
-    if (!options.trusted.includes(socket.remoteAddress ?? '')) {
+    // No address: the peer is gone already (a balancer's health check connects and resets at once).
+    if (socket.remoteAddress === undefined) {
+      socket.destroy()
+      return
+    }
+    if (!options.trusted.includes(socket.remoteAddress)) {
       // Listening before smtp-server pipes the socket into its parser: this sees the first bytes first.
       watchUntrusted(socket)
       server.connect(socket)
