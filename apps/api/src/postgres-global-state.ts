@@ -18,8 +18,8 @@ const LEADERSHIP_TIMING: LeadershipTiming = { retryMs: 5_000, checkMs: 5_000 }
  * The state that must be one for the whole service, kept in PostgreSQL when it is the engine, so it holds across
  * every API node (and every process of each): address limits, rate-limit and guess counters, the visitor salt, and
  * the lock that picks the node running the one-per-service jobs. Clients are keyed by HMACs under keys derived from
- * JWT_SECRET, which every node shares. `peers` stay what the caller has (same-host workers); across nodes deletions
- * travel by the database's notifications.
+ * JWT_SECRET, which every node shares. `peers` stay what the caller has (same-host workers); across nodes deletions,
+ * read-state changes and inbox updates travel by the database's notifications.
  */
 export function postgresGlobalState(
   db: Db,

@@ -1,10 +1,10 @@
 import { sql } from 'kysely'
 import { afterEach, describe, expect, it } from 'vitest'
 import { openStorage } from '@tempbox/db'
-import { databaseUrl, migratedPostgresDatabase } from '@tempbox/db/testing'
+import { databaseUrl } from '@tempbox/db/testing'
 import type { App } from '../src/app.js'
 import { storageConfig } from '../src/config.js'
-import { buildTestApp } from './helper.js'
+import { twoNodes } from './two-nodes.js'
 import { deliver, generate, incomingMessage } from './email-fixtures.js'
 import { readEvents } from './sse-events.js'
 
@@ -20,15 +20,6 @@ afterEach(async () => {
   for (const app of apps.splice(0)) await app.close()
   urls.clear()
 })
-
-async function twoNodes(): Promise<[App, App]> {
-  const env = { DATABASE_URL: await migratedPostgresDatabase('nodes'), JWT_SECRET: 'a shared secret of the whole service, 32+ chars' }
-  const a = await buildTestApp(env)
-  apps.push(a)
-  const b = await buildTestApp(env)
-  apps.push(b)
-  return [a, b]
-}
 
 const urls = new Map<App, string>()
 
@@ -54,7 +45,7 @@ const listed = async (app: App, address: string) => {
 
 describe('API nodes on one PostgreSQL', () => {
   it('new mail stored by an ingest node reaches the SSE stream on one node and answers a wait on the other', async () => {
-    const [a, b] = await twoNodes()
+    const [a, b] = await twoNodes('nodes', apps)
     const address = await generate(a)
     const stream = await openStream(b, address)
     const waiting = a.inject({ method: 'GET', url: `/api/email/${address}/wait?timeout=20` })
@@ -67,7 +58,7 @@ describe('API nodes on one PostgreSQL', () => {
   })
 
   it('a message deleted on one node leaves the other node’s listing and stream; a released address ends them', async () => {
-    const [a, b] = await twoNodes()
+    const [a, b] = await twoNodes('nodes', apps)
     const address = await generate(a)
     const first = await deliver(a, address, { subject: 'first' })
     await deliver(a, address, { subject: 'second' })
@@ -86,7 +77,7 @@ describe('API nodes on one PostgreSQL', () => {
   })
 
   it('a browser reconnecting to the other node with Last-Event-ID gets what arrived meanwhile, once', async () => {
-    const [a, b] = await twoNodes()
+    const [a, b] = await twoNodes('nodes', apps)
     const address = await generate(a)
     const onA = await openStream(a, address)
     await deliver(a, address, { subject: 'seen on A' })
@@ -105,7 +96,7 @@ describe('API nodes on one PostgreSQL', () => {
   })
 
   it('a node whose listening connection drops still shows the mail and deletions committed meanwhile', async () => {
-    const [a, b] = await twoNodes()
+    const [a, b] = await twoNodes('nodes', apps)
     const address = await generate(a)
     const released = await generate(a)
     await deliver(a, address, { subject: 'kept' })
@@ -135,7 +126,7 @@ describe('API nodes on one PostgreSQL', () => {
   })
 
   it('a node that cannot listen for long reports not ready, and ready again once it listens', async () => {
-    const [a, b] = await twoNodes()
+    const [a, b] = await twoNodes('nodes', apps)
     const health = async () => (await b.inject({ method: 'GET', url: '/api/health' })).json() as { checks: { changeFeed: { ok: boolean; detail: string } } }
     expect((await health()).checks.changeFeed.ok).toBe(true)
     const database = (await sql<{ name: string }>`select current_database() as name`.execute(a.db)).rows[0]!.name
@@ -165,7 +156,7 @@ describe('API nodes on one PostgreSQL', () => {
   })
 
   it('mail that two ingest nodes commit out of id order reaches every stream', async () => {
-    const [a, b] = await twoNodes()
+    const [a, b] = await twoNodes('nodes', apps)
     const early = await generate(a)
     const late = await generate(a, undefined, '203.0.113.8')
     const onEarly = await openStream(b, early)

@@ -1,7 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { migratedPostgresDatabase } from '@tempbox/db/testing'
 import type { App } from '../src/app.js'
-import { buildTestApp } from './helper.js'
+import { twoNodes } from './two-nodes.js'
 import { expectRateLimited } from './rate-limit-answer.js'
 import { waitFor } from './postgres-server.js'
 
@@ -14,20 +13,11 @@ afterEach(async () => {
   for (const app of apps.splice(0)) await app.close()
 })
 
-async function twoNodes(): Promise<[App, App]> {
-  const env = { DATABASE_URL: await migratedPostgresDatabase('shared'), JWT_SECRET: 'a shared secret of the whole service, 32+ chars' }
-  const a = await buildTestApp(env)
-  apps.push(a)
-  const b = await buildTestApp(env)
-  apps.push(b)
-  return [a, b]
-}
-
 const IP = '198.51.100.40'
 
 describe('two API nodes on one PostgreSQL share', () => {
   it('the 5-active-addresses limit, also for requests racing each other on both nodes', async () => {
-    const [a, b] = await twoNodes()
+    const [a, b] = await twoNodes('shared', apps)
     const answers = await Promise.all(
       Array.from({ length: 8 }, (_, i) => (i % 2 ? a : b).inject({ method: 'POST', url: '/api/email/generate', remoteAddress: IP })),
     )
@@ -48,7 +38,7 @@ describe('two API nodes on one PostgreSQL share', () => {
   })
 
   it('the rate-limit counters of a route: 10 contact messages an hour from a client, whichever node takes them', async () => {
-    const [a, b] = await twoNodes()
+    const [a, b] = await twoNodes('shared', apps)
     const valid = { name: 'Ann', email: 'ann@example.com', subject: 'Hello', message: 'A question about the service.' }
     const answers = []
     for (let i = 0; i < 12; i++) answers.push(await (i % 2 ? a : b).inject({ method: 'POST', url: '/api/contact', payload: valid, remoteAddress: IP }))
@@ -58,7 +48,7 @@ describe('two API nodes on one PostgreSQL share', () => {
   })
 
   it('the sweep: one node runs it, and the other once that one is gone', async () => {
-    const [a, b] = await twoNodes()
+    const [a, b] = await twoNodes('shared', apps)
     const leading = () => [a, b].filter((app) => app.globalState.leadership.isLeading())
     await waitFor(() => leading().length === 1, 'one node leads')
     const [leader] = leading()

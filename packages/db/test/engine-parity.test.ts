@@ -11,10 +11,13 @@ import { freshPostgresDatabase } from '../src/testing/index.js'
  */
 
 /**
- * Change notification, which only PostgreSQL does with triggers (NOTIFY on commit, migration 2026_11_24_003002):
- * SQLite's readers notice commits through `PRAGMA data_version`, and its deleters are API processes that tell each other.
+ * Change notification, which only PostgreSQL does with triggers (NOTIFY on commit; deletions: migration
+ * 2026_11_24_003002, read state and inbox updates: 2026_11_24_006001): SQLite's readers notice commits through
+ * `PRAGMA data_version`, and its deleters and readers are API processes that tell each other.
  */
-const POSTGRES_ONLY_TRIGGERS = ['inbox.inbox_deleted_notify', 'message.message_deleted_notify']
+const POSTGRES_ONLY_TRIGGERS = [
+  'inbox.inbox_deleted_notify', 'inbox.inbox_updated_notify', 'message.message_deleted_notify', 'message.message_read_notify',
+]
 
 interface Schema {
   columns: string[]

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { sql } from 'kysely'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { insertMessage, migrateToLatest, NO_LIMITS, openStorage, refusalKindOf, UNICODE_LOWER, type DeleteEvent, type IncomingMessage, type NewMail, type Storage, type StorageConfig } from '../src/index.js'
+import { insertMessage, migrateToLatest, NO_LIMITS, openStorage, refusalKindOf, UNICODE_LOWER, type ChangeEvent, type DeleteEvent, type IncomingMessage, type NewMail, type Storage, type StorageConfig } from '../src/index.js'
 import { ENGINES, freshPostgresDatabase, type TestEngine } from '../src/testing/index.js'
 
 const HOUR = 3_600_000
@@ -284,6 +284,37 @@ describe('PostgreSQL change notification', () => {
     watch.close()
   })
 
+  it('hears read-state changes and inbox updates from their commits: none rolled back, none for other columns', async () => {
+    const events: ChangeEvent[] = []
+    const watch = await storage.watchChanges((event) => events.push(event))
+    const id = await inbox('box')
+    const elsewhere = await inbox('other')
+    // Storing mail updates the inbox's quota counters: no change notification for that.
+    await storage.messageWriter()([incoming('one', [id]), incoming('two', [id])])
+    const messages = storage.db.selectFrom('message').select('id').where('inbox_id', '=', id)
+    const writer = other()
+    await writer.db
+      .transaction()
+      .execute(async (trx) => {
+        await trx.updateTable('message').set({ read_at: 1 }).where('inbox_id', '=', id).execute()
+        await trx.updateTable('inbox').set({ burn: 'read' }).where('id', '=', id).execute()
+        throw new Error('rolled back')
+      })
+      .catch(() => undefined)
+    // Other columns, or the value a row already has, change nothing cached.
+    await writer.db.updateTable('inbox').set({ burn: null, message_count: 2 }).where('id', '=', id).execute()
+    await writer.db.updateTable('message').set({ read_at: null }).where('inbox_id', '=', id).execute()
+    // Two messages marked read in one statement: one notification for their inbox.
+    await writer.db.updateTable('message').set({ read_at: Date.now() }).where('id', 'in', messages).execute()
+    await writer.db.updateTable('inbox').set({ expires_at: Date.now() + 2 * HOUR }).where('id', '=', elsewhere).execute()
+    await vi.waitFor(() => expect(events).toHaveLength(2))
+    // Notifications arrive in commit order: the first heard is the committed read, so the rolled-back ones sent nothing.
+    expect(events).toEqual([{ type: 'readState', inboxId: id }, { type: 'inbox', inboxId: elsewhere }])
+    await writer.db.updateTable('inbox').set({ user_id: null, burn: 'timer' }).where('id', '=', id).execute()
+    await vi.waitFor(() => expect(events.at(-1)).toEqual({ type: 'inbox', inboxId: id }))
+    watch.close()
+  })
+
   it('says "re-read" rather than name more deletions than a notification holds', async () => {
     const events: DeleteEvent[] = []
     const watch = await storage.watchDeletes((event) => events.push(event))
@@ -299,12 +330,15 @@ describe('PostgreSQL change notification', () => {
     const deletes: DeleteEvent[] = []
     const signal = await storage.watchNewMail((mail) => heard.push(mail))
     const watch = await storage.watchDeletes((event) => deletes.push(event))
+    const changes: ChangeEvent[] = []
+    const changeWatch = await storage.watchChanges((event) => changes.push(event))
     const first = await listenerPid()
     expect(first).toEqual(expect.any(Number))
     expect(signal.deafSince()).toBeNull()
     await sql`SELECT pg_terminate_backend(${first})`.execute(other().db)
     await vi.waitFor(async () => expect(await listenerPid()).not.toBe(first), { timeout: 10_000, interval: 50 })
     await vi.waitFor(() => expect(deletes).toEqual([{ type: 'unknown' }]))
+    expect(changes).toEqual([{ type: 'unknown' }])
     // Listening again (the api's readiness test keeps it from reconnecting, and sees the time it went deaf).
     expect(signal.deafSince()).toBeNull()
     expect(heard).toEqual([null])
@@ -315,6 +349,7 @@ describe('PostgreSQL change notification', () => {
     expect(signal.changed()).toBe(true)
     signal.close()
     watch.close()
+    changeWatch.close()
   })
 })
 

@@ -35,8 +35,7 @@ export default fp(
       watcher.stop()
     })
     const inboxes = new InboxService(
-      app.db, config, watcher, globalState.addressLimits, globalState.peers, app.storage.engine === 'sqlite',
-      (message, err) => app.log.error({ err }, message),
+      app.db, config, watcher, globalState.addressLimits, globalState.peers, (message, err) => app.log.error({ err }, message),
     )
     app.decorate('mailWatcher', watcher)
     app.decorate('inboxService', inboxes)

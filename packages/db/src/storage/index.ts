@@ -1,4 +1,4 @@
-export type { ActiveInbox, CommitSignal, DeleteEvent, NewMail, Storage, StorageConfig, StoredVerdict } from './storage.js'
+export type { ActiveInbox, ChangeEvent, CommitSignal, DeleteEvent, NewMail, Storage, StorageConfig, StoredVerdict } from './storage.js'
 export {
   NO_LIMITS, refusalKindOf, StoreRefusal,
   type IncomingAttachment, type IncomingMessage, type RefusalKind, type WriteMessages, type WriterLimits,

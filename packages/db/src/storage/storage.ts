@@ -1,8 +1,8 @@
 import type { Db, Engine } from '../create-db.js'
 import type { WriteMessages, WriterLimits } from './incoming-message.js'
-import type { DeleteEvent, NewMail } from './postgres/notify.js'
+import type { ChangeEvent, DeleteEvent, NewMail } from './postgres/notify.js'
 
-export type { DeleteEvent, NewMail } from './postgres/notify.js'
+export type { ChangeEvent, DeleteEvent, NewMail } from './postgres/notify.js'
 
 /**
  * What the apps do with their database, in their own words, whichever engine holds it. The API's repositories query
@@ -32,6 +32,13 @@ export interface Storage {
    * every deleter is an API process on this host, and they tell each other (the cluster's IPC).
    */
   watchDeletes(onDelete: (event: DeleteEvent) => void): Promise<{ close(): void }>
+  /**
+   * Changes that make a cached listing or address row stale without adding or deleting a row, by any process: a
+   * message marked read or unread, an inbox's owner, burn mode or expiry changed. PostgreSQL: triggers NOTIFY at
+   * commit (never for a rollback); `{ type: 'unknown' }` after the listening connection was lost and regained. SQLite:
+   * nothing comes through here; `data_version` shows every commit, and API processes tell each other of read state.
+   */
+  watchChanges(onChange: (event: ChangeEvent) => void): Promise<{ close(): void }>
   /** The inbox with this lower-cased address if it is active (not expired at `now`), with what it holds; else null. */
   findActiveInbox(address: string, now: number): Promise<ActiveInbox | null>
   /** Bytes the stored data takes (space freed inside the store and reused first does not count): the size cap's measure. */

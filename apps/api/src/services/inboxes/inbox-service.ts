@@ -66,11 +66,15 @@ export interface CreateInboxInput {
  * Inbox first pages are cached as ready JSON per inbox (polling tabs ask far more often than mail arrives), within a
  * byte budget; older pages are read on demand. The watcher drops an inbox's entry whenever a message for it is
  * committed, and every read first brings the watcher up to date, so a cached page is never older than the latest commit.
- * A deletion leaves no trace the watcher can read: on PostgreSQL every node hears of it from the storage (through the
- * watcher); on SQLite other API processes hear of it from `peers`. A read-state change is told through `peers` only.
+ * A deletion, a read-state change and an update of an inbox row leave no new message for the watcher to read: on
+ * PostgreSQL every node hears of them from the storage (through the watcher: the changing transaction NOTIFYs at
+ * commit, so another node drops its copy within the notification's delivery, a few ms); on SQLite other API processes
+ * hear of deletions and read state from `peers`, and of inbox updates from `data_version` (any commit clears the rows).
  */
 export class InboxService {
   private readonly inboxByAddress = new Map<string, InboxRow>()
+  /** Bumped whenever address rows are dropped, so a row read while one changed is not kept (see getInbox). */
+  private rowDrops = 0
   private readonly firstPages: ListingCache
   /** Bumped on every inbox change, so a listing built while a message arrived is not cached. */
   private changes = 0
@@ -82,19 +86,12 @@ export class InboxService {
     readonly watcher: MailWatcher,
     readonly limiter: AddressLimits,
     private readonly peers: Peers,
-    /**
-     * Whether address rows and first pages may be kept between requests: only when every change to them reaches this
-     * process — SQLite's commit signal sees every commit, and the cluster tells of deletions and read state. On
-     * PostgreSQL other nodes' deletions arrive, but neither their read-state changes nor their updates of an inbox
-     * (a burn timer, a save to an account), so a kept page or row could be stale there: every request reads afresh.
-     */
-    private readonly keepsRows: boolean,
     private readonly logError: (message: string, error: unknown) => void = (message, error) => console.error(message, error),
   ) {
     this.firstPages = new ListingCache(config.listingCacheBytes)
     // Inboxes can also disappear by other paths (an account deleted with its addresses): after any commit the
     // address cache is rebuilt from the database. Polls between commits still cost no query.
-    watcher.onAnyCommit(() => this.inboxByAddress.clear())
+    watcher.onAnyCommit(() => this.dropRows())
     watcher.onInboxChange((inboxId) => {
       this.changes++
       this.firstPages.delete(inboxId)
@@ -102,12 +99,14 @@ export class InboxService {
     // Deleted by any process or node (on PostgreSQL the storage tells every node): no cached row may serve it. The
     // address cache is keyed by address, so it is rebuilt, as after any commit.
     watcher.onInboxGone((inboxId) => {
-      this.inboxByAddress.clear()
+      this.dropRows()
       this.firstPages.delete(inboxId)
     })
+    // Its owner, burn mode or expiry changed on another node (PostgreSQL): the row is read again.
+    watcher.onInboxUpdated(() => this.dropRows())
     watcher.onResync(() => {
       this.changes++
-      this.inboxByAddress.clear()
+      this.dropRows()
       this.firstPages.clear()
     })
     peers.onMessageDeleted((inboxId, id) => this.messageGone(inboxId, id))
@@ -178,18 +177,24 @@ export class InboxService {
   async getInbox(rawAddress: string): Promise<InboxRow> {
     const { address } = parseAddress(rawAddress)
     await this.watcher.sync()
-    let inbox = this.keepsRows ? this.inboxByAddress.get(address) : undefined
+    let inbox = this.inboxByAddress.get(address)
     // A cached row past its expiry may be stale: another API process can have kept the address longer since.
     if (!inbox || inbox.expires_at <= Date.now()) {
+      const dropsBefore = this.rowDrops
       inbox = await findInboxByAddress(this.db, address)
-      if (inbox) this.rememberInbox(inbox)
+      // A change heard while reading (another node's notification) may postdate what was read: the next read reads again.
+      if (inbox && this.rowDrops === dropsBefore) this.rememberInbox(inbox)
     }
     if (!inbox || inbox.expires_at <= Date.now()) throw new AppError('inbox_not_found', INBOX_NOT_FOUND)
     return inbox
   }
 
+  private dropRows(): void {
+    this.rowDrops++
+    this.inboxByAddress.clear()
+  }
+
   private rememberInbox(inbox: InboxRow): void {
-    if (!this.keepsRows) return
     if (this.inboxByAddress.size >= MAX_CACHED_INBOXES) {
       const oldest = this.inboxByAddress.keys().next().value
       if (oldest !== undefined) this.inboxByAddress.delete(oldest)
@@ -219,6 +224,8 @@ export class InboxService {
   async saveToAccount(userId: number, rawAddress: string, now = Date.now()): Promise<SavedAddress> {
     const { address } = parseAddress(rawAddress)
     const row = await assignInboxToUser(this.db, address, userId, now)
+    // A cached row names no owner: this node's next request must know (other nodes hear it from the storage).
+    this.inboxByAddress.delete(address)
     if (row) return { email: row.address, createdAt: new Date(row.created_at).toISOString(), expiresAt: new Date(row.expires_at).toISOString() }
     const existing = await findInboxByAddress(this.db, address)
     if (existing && existing.expires_at > now) throw new AppError('address_taken', 'This address is saved to another account.')
@@ -305,7 +312,7 @@ export class InboxService {
     await this.watcher.sync()
     const searching = conditions.length > 0
     // Search results are not cached: the cache holds what polls ask for, one entry per inbox.
-    const first = this.keepsRows && before === null && limit === DEFAULT_INBOX_PAGE && !searching
+    const first = before === null && limit === DEFAULT_INBOX_PAGE && !searching
     const cached = first ? this.firstPages.get(inbox.id) : undefined
     if (cached !== undefined) return cached
     const changesBefore = this.changes
@@ -392,7 +399,7 @@ export class InboxService {
     return { id: String(id), read, unread: await countUnreadMessages(this.db, inbox.id) }
   }
 
-  /** A change the watcher cannot see (no new message id): the cached first page, and its ETag, must go. */
+  /** A change no new message id shows (here, or told by `peers`): the cached first page, and its ETag, must go. */
   private readStateChanged(inboxId: number): void {
     this.changes++
     this.firstPages.delete(inboxId)

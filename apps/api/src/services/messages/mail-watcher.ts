@@ -1,4 +1,4 @@
-import type { CommitSignal, Db, DeleteEvent, NewMail } from '@tempbox/db'
+import type { ChangeEvent, CommitSignal, Db, DeleteEvent, NewMail } from '@tempbox/db'
 import { RecentSet } from './recent-set.js'
 import { findLiveInboxIds } from '../../repositories/inbox-repository.js'
 import { findMessagesByIds, listNewMessageIds, maxMessageId, type MessageSummaryRow } from '../../repositories/message-repository.js'
@@ -17,6 +17,7 @@ const REMEMBERED = 10_000
 export interface ChangeFeed {
   watchNewMail(onMail: (mail: NewMail | null) => void): Promise<CommitSignal>
   watchDeletes(onDelete: (event: DeleteEvent) => void): Promise<{ close(): void }>
+  watchChanges(onChange: (event: ChangeEvent) => void): Promise<{ close(): void }>
 }
 
 /**
@@ -29,11 +30,15 @@ export interface ChangeFeed {
  * those below the last one seen that no read found yet are read by id. Within one inbox ids still commit in order (the
  * writer locks the inbox rows before it takes ids), so what streams and waits ask ("after id N of this inbox") holds.
  * Deletions leave nothing to read: on PostgreSQL every node hears them from the deleting transaction (watchDeletes);
- * on SQLite the deleting process tells this one (`messageDeleted`, `inboxExpired`, from the cluster's IPC).
+ * on SQLite the deleting process tells this one (`messageDeleted`, `inboxExpired`, from the cluster's IPC). So do
+ * read-state changes and updates of an inbox row (its owner, burn mode, expiry): on PostgreSQL from the updating
+ * transaction (watchChanges), on SQLite from the process that made them (a read-state change; an inbox update is a
+ * commit `data_version` shows, see onAnyCommit).
  */
 export class MailWatcher {
   private signal: CommitSignal | null = null
   private deletes: { close(): void } | null = null
+  private changeWatch: { close(): void } | null = null
   /** A read failed: the next check reads again instead of waiting for another commit. */
   private readFailed = false
   private lastId = 0
@@ -53,6 +58,7 @@ export class MailWatcher {
   private readonly changeHandlers = new Set<(inboxId: number) => void>()
   private readonly commitHandlers = new Set<() => void>()
   private readonly goneHandlers = new Set<(inboxId: number) => void>()
+  private readonly updatedHandlers = new Set<(inboxId: number) => void>()
   private readonly resyncHandlers = new Set<() => void>()
 
   constructor(
@@ -64,6 +70,7 @@ export class MailWatcher {
   async start(): Promise<void> {
     this.signal = await this.feed.watchNewMail((mail) => this.notified(mail))
     this.deletes = await this.feed.watchDeletes((event) => this.deleted(event))
+    this.changeWatch = await this.feed.watchChanges((event) => this.rowsChanged(event))
     this.lastId = await maxMessageId(this.db)
     this.lastCheckedAt = Date.now()
     this.timer = setInterval(() => {
@@ -89,6 +96,8 @@ export class MailWatcher {
     this.signal = null
     this.deletes?.close()
     this.deletes = null
+    this.changeWatch?.close()
+    this.changeWatch = null
   }
 
   /** A commit's new messages (PostgreSQL), remembered until the next read (bounded: a stuck read drops the oldest). */
@@ -107,6 +116,16 @@ export class MailWatcher {
     } else {
       void this.resync()
     }
+  }
+
+  /**
+   * Read state or an inbox row changed on any node (PostgreSQL). `unknown` comes with the reconnection that also
+   * resyncs deletions (which drops every cache as well); dropping them here too keeps this feed right on its own.
+   */
+  private rowsChanged(event: ChangeEvent): void {
+    if (event.type === 'readState') this.readStateChanged(event.inboxId)
+    else if (event.type === 'inbox') this.updatedHandlers.forEach((h) => h(event.inboxId))
+    else this.resyncHandlers.forEach((h) => h())
   }
 
   /**
@@ -257,6 +276,11 @@ export class MailWatcher {
     this.goneHandlers.add(handler)
   }
 
+  /** Called with each inbox whose row (owner, burn mode, expiry) another node changed: a cached row of it is stale. */
+  onInboxUpdated(handler: (inboxId: number) => void): void {
+    this.updatedHandlers.add(handler)
+  }
+
   /** Called when deletions may have gone unheard: every cache of rows must go. */
   onResync(handler: () => void): void {
     this.resyncHandlers.add(handler)
@@ -272,6 +296,11 @@ export class MailWatcher {
     this.toldDeleted.add(key)
     this.changeHandlers.forEach((h) => h(inboxId))
     this.emit(inboxId, { type: 'deleted', id })
+  }
+
+  /** A message of the inbox was marked read or unread (here, by another process, or by any node): its listing is stale. */
+  readStateChanged(inboxId: number): void {
+    this.changeHandlers.forEach((h) => h(inboxId))
   }
 
   inboxExpired(inboxId: number): void {

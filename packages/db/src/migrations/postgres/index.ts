@@ -5,6 +5,7 @@ import * as m3001 from './2026_11_24_003001_unicode_lower.js'
 import * as m3002 from './2026_11_24_003002_delete_notifications.js'
 import * as m3101 from './2026_11_24_003101_bodies_stored_uncompressed.js'
 import * as m4001 from './2026_11_24_004001_shared_service_state.js'
+import * as m6001 from './2026_11_24_006001_change_notifications.js'
 
 /**
  * PostgreSQL's migrations (see ../index.ts). The baseline is SQLite's schema as of 2026_11_24_001201; later changes
@@ -22,4 +23,6 @@ export const POSTGRES_MIGRATIONS: Record<string, Migration> = {
   '2026_11_24_003101_bodies_stored_uncompressed': m3101,
   // PostgreSQL only (no SQLite counterpart: there the API holds this state in memory).
   '2026_11_24_004001_shared_service_state': m4001,
+  // PostgreSQL only: change notification of read state and inbox updates (SQLite's readers watch data_version).
+  '2026_11_24_006001_change_notifications': m6001,
 }

@@ -1,6 +1,8 @@
 import pg from 'pg'
 import { postgresClientConfig } from '../../postgres-db.js'
-import { DELETES_CHANNEL, NEW_MAIL_CHANNEL, parseDeletes, parseNewMail, type DeleteEvent, type NewMail } from './notify.js'
+import {
+  CHANGES_CHANNEL, DELETES_CHANNEL, NEW_MAIL_CHANNEL, parseChange, parseDeletes, parseNewMail, type ChangeEvent, type DeleteEvent, type NewMail,
+} from './notify.js'
 
 /** Waits between reconnection attempts: from quick (a restarted server) to patient (one that stays down). */
 const FIRST_RETRY_MS = 100
@@ -10,6 +12,8 @@ export interface ListenerHandlers {
   /** A new-mail notification; `mail` null when the payload is unknown (a reader then re-reads). */
   newMail(mail: NewMail | null): void
   deletes(event: DeleteEvent): void
+  /** Read state or an inbox row changed (not reported after a reconnection: `reconnected` covers it). */
+  changes(event: ChangeEvent): void
   /** The connection came back: notifications sent while it was away are lost, so everything may have changed. */
   reconnected(): void
 }
@@ -53,7 +57,7 @@ export class NotificationListener {
     client.on('end', () => this.lost(client))
     try {
       await client.connect()
-      await client.query(`LISTEN ${NEW_MAIL_CHANNEL}; LISTEN ${DELETES_CHANNEL}`)
+      await client.query(`LISTEN ${NEW_MAIL_CHANNEL}; LISTEN ${DELETES_CHANNEL}; LISTEN ${CHANGES_CHANNEL}`)
     } catch (error) {
       client.removeAllListeners('end')
       client.on('error', () => undefined)
@@ -74,6 +78,7 @@ export class NotificationListener {
   private dispatch(n: pg.Notification): void {
     if (n.channel === NEW_MAIL_CHANNEL) this.handlers.newMail(parseNewMail(n.payload))
     else if (n.channel === DELETES_CHANNEL) this.handlers.deletes(parseDeletes(n.payload))
+    else if (n.channel === CHANGES_CHANNEL) this.handlers.changes(parseChange(n.payload))
   }
 
   private lost(client: pg.Client): void {

@@ -5,6 +5,7 @@
  */
 export const NEW_MAIL_CHANNEL = 'tempbox_new_mail'
 export const DELETES_CHANNEL = 'tempbox_deletes'
+export const CHANGES_CHANNEL = 'tempbox_changes'
 
 /**
  * A payload must stay under 8,000 bytes; ids of a larger batch go in several notifications (the writer's listing insert
@@ -45,6 +46,25 @@ export function parseDeletes(payload: string | undefined): DeleteEvent {
     if (Array.isArray(parsed.i)) return { type: 'inboxes', inboxIds: parsed.i as number[] }
   } catch {
     // falls through: a reader re-reads rather than miss a deletion
+  }
+  return { type: 'unknown' }
+}
+
+/**
+ * A change that makes cached rows stale without adding or deleting one (migration 2026_11_24_006001): a message of the
+ * inbox marked read or unread (`readState`), or the inbox's owner, burn mode or expiry changed (`inbox`). `unknown`:
+ * some may have gone unheard (the listening connection was lost) — drop what is cached.
+ */
+export type ChangeEvent = { type: 'readState'; inboxId: number } | { type: 'inbox'; inboxId: number } | { type: 'unknown' }
+
+/** Reads a change payload (`{"r":<inbox id>}` or `{"i":<inbox id>}`); anything else reads as `unknown`. */
+export function parseChange(payload: string | undefined): ChangeEvent {
+  try {
+    const parsed = JSON.parse(payload ?? '') as { r?: unknown; i?: unknown }
+    if (typeof parsed.r === 'number') return { type: 'readState', inboxId: parsed.r }
+    if (typeof parsed.i === 'number') return { type: 'inbox', inboxId: parsed.i }
+  } catch {
+    // falls through: a reader drops its caches rather than keep a stale one
   }
   return { type: 'unknown' }
 }

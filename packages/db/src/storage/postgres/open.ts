@@ -3,7 +3,7 @@ import { createPostgresPool } from '../../postgres-db.js'
 import { findActiveInbox, settleLeftoverChecks } from '../queries.js'
 import type { Storage, StorageConfig } from '../storage.js'
 import { NotificationListener } from './listener.js'
-import type { DeleteEvent, NewMail } from './notify.js'
+import type { ChangeEvent, DeleteEvent, NewMail } from './notify.js'
 import { createPostgresMessageWriter } from './write-messages.js'
 import { writeVerdicts } from './write-verdicts.js'
 
@@ -22,6 +22,7 @@ export function openPostgresStorage(config: StorageConfig & { url: string }): St
   const { db, pool } = createPostgresPool(config)
   const mailWatchers = new Set<Watcher>()
   const deleteWatchers = new Set<(event: DeleteEvent) => void>()
+  const changeWatchers = new Set<(event: ChangeEvent) => void>()
   const listener = new NotificationListener(config.url, {
     newMail(mail) {
       for (const w of mailWatchers) {
@@ -32,12 +33,16 @@ export function openPostgresStorage(config: StorageConfig & { url: string }): St
     deletes(event) {
       for (const onDelete of deleteWatchers) onDelete(event)
     },
+    changes(event) {
+      for (const onChange of changeWatchers) onChange(event)
+    },
     reconnected() {
       for (const w of mailWatchers) {
         w.changed = true
         w.onMail?.(null)
       }
       for (const onDelete of deleteWatchers) onDelete({ type: 'unknown' })
+      for (const onChange of changeWatchers) onChange({ type: 'unknown' })
     },
   })
   const databaseBytes = async () => {
@@ -75,6 +80,12 @@ export function openPostgresStorage(config: StorageConfig & { url: string }): St
       deleteWatchers.add(handler)
       return { close: () => deleteWatchers.delete(handler) }
     },
+    async watchChanges(onChange) {
+      await listener.start()
+      const handler = (event: ChangeEvent) => onChange(event)
+      changeWatchers.add(handler)
+      return { close: () => changeWatchers.delete(handler) }
+    },
     findActiveInbox: (address, now) => findActiveInbox(db, address, now),
     databaseBytes,
     async freeDiskBytes() {
@@ -90,6 +101,7 @@ export function openPostgresStorage(config: StorageConfig & { url: string }): St
     async close() {
       mailWatchers.clear()
       deleteWatchers.clear()
+      changeWatchers.clear()
       await listener.close()
       await db.destroy()
     },

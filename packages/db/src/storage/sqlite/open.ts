@@ -38,6 +38,9 @@ export function openSqliteStorage(config: StorageConfig): Storage {
     async watchDeletes() {
       return { close: () => undefined }
     },
+    async watchChanges() {
+      return { close: () => undefined }
+    },
     findActiveInbox: (address, now) => findActiveInbox(db, address, now),
     async databaseBytes() {
       return databaseBytes(sqlite)
