@@ -8,14 +8,22 @@
  *
  *   pnpm bench inbox          (needs wrk: apt-get install wrk)
  *   BENCH_SECONDS=10 …  BENCH_REPEATS=3 …  BENCH_CONNECTIONS=1000 …  BENCH_RATE=10000 …  BENCH_PROCESSES=1,2,3 …  BENCH_NO_WRITE=1 …
+ *   BENCH_POSTGRES=1 …        also API nodes on one throwaway PostgreSQL (@tempbox/db's test harness): BENCH_NODES
+ *                             (default 1,2) separate api processes, each its own node with its own listening connection,
+ *                             each polled by its own wrk with half the connections and half the rate (what a balancer
+ *                             spreading polls would give them); measured between the SQLite settings, in the same run.
+ *                             CPU per GET then counts the PostgreSQL server's processes too.
+ *   BENCH_POSTGRES=1 BENCH_BASELINE_ROOT=/path/to/other/checkout …  the same PostgreSQL nodes also from that checkout's
+ *                             api (on a database of its own on the same server), in turn with this one's: a before/after.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { loadavg, tmpdir } from 'node:os'
 import { request } from 'node:http'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { createDb, insertMessage } from '@tempbox/db'
-import { startApiStack } from './lib/api-stack.js'
+import { createDb, createPostgresDb, insertMessage, type Db } from '@tempbox/db'
+import { createTestDatabase, startPostgres, type PostgresServer } from '@tempbox/db/testing/postgres'
+import { startApiStack, type ApiStack } from './lib/api-stack.js'
 import { machineLine, writeBenchmarkSection } from './lib/benchmarks-md.js'
 import { freePort, spawnUntil, treeCpuMs, treeRssMb, type Child } from './lib/processes.js'
 import { hasWrk, runWrk, type WrkResult } from './lib/wrk.js'
@@ -27,6 +35,9 @@ const REPEATS = Number(process.env.BENCH_REPEATS ?? '3')
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? '1000')
 const RATE = Number(process.env.BENCH_RATE ?? '10000')
 const PROCESS_COUNTS = (process.env.BENCH_PROCESSES ?? '1,2,3').split(',').map(Number)
+const ON_POSTGRES = Boolean(process.env.BENCH_POSTGRES)
+const BASELINE_ROOT = process.env.BENCH_BASELINE_ROOT
+const NODE_COUNTS = ON_POSTGRES ? (process.env.BENCH_NODES ?? '1,2').split(',').map(Number) : []
 const BENCH_DIR = dirname(fileURLToPath(import.meta.url))
 const PACED_SCRIPT = join(BENCH_DIR, 'wrk/paced.lua')
 
@@ -41,8 +52,10 @@ function message(i: number) {
 }
 
 interface Run {
-  /** api processes, or 'bare' for the reference server. */
-  processes: number | 'bare'
+  /** Which server: SQLite with its api processes, PostgreSQL with its api nodes, or the bare reference. */
+  server: string
+  /** An api (not the bare reference). */
+  api: boolean
   encoding: string
   load: string
   requests: number
@@ -58,12 +71,13 @@ interface Run {
   cpuPerRequestUs: number
   apiCpuPercent: number
   apiRssMb: number
+  /** The machine's 1-min load average when the measurement ended (the cores are shared). */
+  loadAverage: number
 }
 
-async function fillInbox(apiUrl: string, dbPath: string): Promise<string> {
+async function fillInbox(apiUrl: string, db: Db): Promise<string> {
   const res = await fetch(`${apiUrl}/api/email/generate`, { method: 'POST' })
   const { email: address } = (await res.json()) as { email: string }
-  const { db } = createDb({ path: dbPath })
   const inbox = await db.selectFrom('inbox').select('id').where('address', '=', address).executeTakeFirstOrThrow()
   const now = Date.now()
   for (let i = 0; i < 50; i++) {
@@ -81,7 +95,6 @@ async function fillInbox(apiUrl: string, dbPath: string): Promise<string> {
       },
     })
   }
-  await db.destroy()
   return address
 }
 
@@ -116,32 +129,59 @@ function captureResponse(url: string, headers: Record<string, string>): Promise<
 
 const runs: Run[] = []
 
-/** Warm-up, then saturation and paced load against `url`, with the CPU of the process tree under `pid`. */
-async function measure(processes: Run['processes'], pid: number, url: string, encoding: (typeof ENCODINGS)[number]): Promise<void> {
+/**
+ * Several api nodes are polled at once, each by a wrk of its own with its share of the connections and of the rate:
+ * their counts add up, and each latency percentile is the worse node's (the one a poller may get).
+ */
+async function runWrkOn(urls: string[], options: Omit<Parameters<typeof runWrk>[0], 'url'>, rate?: number): Promise<WrkResult> {
+  const each = await Promise.all(
+    urls.map((url) =>
+      runWrk({
+        ...options,
+        url,
+        connections: Math.round(options.connections / urls.length),
+        ...(rate === undefined ? {} : { script: PACED_SCRIPT, env: { WRK_RATE: String(Math.round(rate / urls.length)) } }),
+      }),
+    ),
+  )
+  const sum = (pick: (r: WrkResult) => number) => each.reduce((total, r) => total + pick(r), 0)
+  const worst = (pick: (r: WrkResult) => number) => Math.max(...each.map(pick))
+  return {
+    requests: sum((r) => r.requests),
+    perSecond: sum((r) => r.perSecond),
+    p50: worst((r) => r.p50),
+    p90: worst((r) => r.p90),
+    p99: worst((r) => r.p99),
+    non2xx: sum((r) => r.non2xx),
+    socketErrors: sum((r) => r.socketErrors),
+    timeouts: sum((r) => r.timeouts),
+    bytesPerResponse: each[0]!.bytesPerResponse,
+  }
+}
+
+/**
+ * Warm-up, then saturation and paced load against `urls` (one per api node), with the CPU of the process trees under
+ * `pids` (the api processes, and the database server where it is one of its own).
+ */
+async function measure(server: string, api: boolean, pids: number[], urls: string[], encoding: (typeof ENCODINGS)[number]): Promise<void> {
+  const treesCpuMs = () => pids.reduce((total, pid) => total + treeCpuMs(pid), 0)
   // Warm-up: JIT and caches, not counted.
-  await runWrk({ url, connections: 100, seconds: 2, headers: encoding.headers })
+  await runWrkOn(urls, { connections: 100, seconds: 2, headers: encoding.headers })
   for (const load of ['saturation', `paced ${RATE.toLocaleString('en-US')}/s`]) {
     // Tail latency on shared cores swings from run to run: paced load is measured several times and the median kept.
     const repeats = load === 'saturation' ? 1 : REPEATS
     const results: WrkResult[] = []
-    const cpuBefore = treeCpuMs(pid)
+    const cpuBefore = treesCpuMs()
     for (let i = 0; i < repeats; i++) {
-      results.push(
-        await runWrk({
-          url,
-          connections: CONNECTIONS,
-          seconds: SECONDS,
-          headers: encoding.headers,
-          ...(load === 'saturation' ? {} : { script: PACED_SCRIPT, env: { WRK_RATE: String(RATE) } }),
-        }),
-      )
+      results.push(await runWrkOn(urls, { connections: CONNECTIONS, seconds: SECONDS, headers: encoding.headers }, load === 'saturation' ? undefined : RATE))
     }
-    const cpu = treeCpuMs(pid) - cpuBefore
+    const cpu = treesCpuMs() - cpuBefore
     const requests = results.reduce((sum, r) => sum + r.requests, 0)
     const median = (pick: (r: WrkResult) => number) => results.map(pick).sort((a, b) => a - b)[Math.floor(results.length / 2)]!
     const p99s = results.map((r) => r.p99)
     const run: Run = {
-      processes,
+      server,
+      api,
       encoding: encoding.label,
       load,
       requests,
@@ -155,33 +195,74 @@ async function measure(processes: Run['processes'], pid: number, url: string, en
       bytesPerResponse: median((r) => r.bytesPerResponse),
       cpuPerRequestUs: requests ? (cpu * 1000) / requests : Number.NaN,
       apiCpuPercent: (cpu / (repeats * SECONDS * 1000)) * 100,
-      apiRssMb: treeRssMb(pid),
+      apiRssMb: pids.reduce((total, pid) => total + treeRssMb(pid), 0),
+      loadAverage: loadavg()[0]!,
     }
     runs.push(run)
     console.log(
-      `[inbox-poll] ${processes === 'bare' ? 'bare node:http' : `${processes} api process(es)`}, ${run.encoding}, ${run.load}: ${run.perSecond.toFixed(0)} GET/s, p50 ${run.p50.toFixed(1)} ms, p90 ${run.p90.toFixed(1)} ms, p99 ${run.p99.toFixed(1)} ms (${run.p99Range.map((v) => v.toFixed(1)).join('–')} over ${run.repeats}), ${run.failures} wrk timeouts/errors, ${run.cpuPerRequestUs.toFixed(0)} µs CPU/GET, ${(run.bytesPerResponse / 1024).toFixed(1)} KB/response, CPU ${run.apiCpuPercent.toFixed(0)} %, RSS ${run.apiRssMb.toFixed(0)} MB`,
+      `[inbox-poll] ${server}, ${run.encoding}, ${run.load}: ${run.perSecond.toFixed(0)} GET/s, p50 ${run.p50.toFixed(1)} ms, p90 ${run.p90.toFixed(1)} ms, p99 ${run.p99.toFixed(1)} ms (${run.p99Range.map((v) => v.toFixed(1)).join('–')} over ${run.repeats}), ${run.failures} wrk timeouts/errors, ${run.cpuPerRequestUs.toFixed(0)} µs CPU/GET, ${(run.bytesPerResponse / 1024).toFixed(1)} KB/response, CPU ${run.apiCpuPercent.toFixed(0)} %, RSS ${run.apiRssMb.toFixed(0)} MB, load average ${run.loadAverage.toFixed(1)}`,
     )
   }
 }
 
 const captured = new Map<string, { headers: Record<string, string>; body: string }>()
-for (const processes of PROCESS_COUNTS) {
-  const stack = await startApiStack(REPO_ROOT, { withIngest: false, domain: DOMAIN, env: { API_PROCESSES: String(processes) } })
-  try {
-    const address = await fillInbox(stack.apiUrl, stack.dbPath)
-    const url = `${stack.apiUrl}/api/email/${address}?refresh=true`
-    // Several fresh connections, so with several processes each one has its listing cached before timing.
-    for (let i = 0; i < 8 * processes; i++) {
+
+/** Polls the filled inbox on every node (several fresh connections each, so every process has its listing cached), then measures. */
+async function measureStacks(server: string, stacks: ApiStack[], address: string, extraPids: number[] = []): Promise<void> {
+  const urls = stacks.map((stack) => `${stack.apiUrl}/api/email/${address}?refresh=true`)
+  for (const url of urls) {
+    for (let i = 0; i < 8 * 3; i++) {
       const check = (await (await fetch(url, { headers: { connection: 'close' } })).json()) as { messages: unknown[] }
       if (check.messages.length !== 50) throw new Error(`expected 50 messages, got ${check.messages.length}`)
     }
-    for (const encoding of ENCODINGS) {
-      if (!captured.has(encoding.label)) captured.set(encoding.label, await captureResponse(url, encoding.headers))
-      await measure(processes, stack.api.child.pid!, url, encoding)
-    }
+  }
+  for (const encoding of ENCODINGS) {
+    if (!captured.has(encoding.label)) captured.set(encoding.label, await captureResponse(urls[0]!, encoding.headers))
+    await measure(server, true, [...stacks.map((stack) => stack.api.child.pid!), ...extraPids], urls, encoding)
+  }
+}
+
+async function measureSqlite(processes: number): Promise<void> {
+  const stack = await startApiStack(REPO_ROOT, { withIngest: false, domain: DOMAIN, env: { API_PROCESSES: String(processes) } })
+  try {
+    const { db } = createDb({ path: stack.dbPath })
+    const address = await fillInbox(stack.apiUrl, db).finally(() => db.destroy())
+    await measureStacks(`SQLite, api ${processes} process${processes > 1 ? 'es' : ''}`, [stack], address)
   } finally {
     await stack.stop()
   }
+}
+
+/** `nodes` api nodes (one process each) of the checkout at `root` on a database of their own on the PostgreSQL server. */
+async function measurePostgres(server: PostgresServer, nodes: number, root = REPO_ROOT, name = 'PostgreSQL'): Promise<void> {
+  const url = await createTestDatabase(server.url, 'inbox_poll')
+  const stacks: ApiStack[] = []
+  try {
+    // One after the other: the first migrates the new database.
+    for (let i = 0; i < nodes; i++) {
+      stacks.push(await startApiStack(root, { withIngest: false, domain: DOMAIN, env: { API_PROCESSES: '1', DATABASE_URL: url } }))
+    }
+    const db = createPostgresDb({ url })
+    const address = await fillInbox(stacks[0]!.apiUrl, db).finally(() => db.destroy())
+    await measureStacks(`${name}, ${nodes} api node${nodes > 1 ? 's' : ''}`, stacks, address, [server.pid])
+  } finally {
+    await Promise.all(stacks.map((stack) => stack.stop()))
+  }
+}
+
+// SQLite and PostgreSQL settings take turns (SQLite 1, PostgreSQL 1 node, SQLite 2, PostgreSQL 2 nodes, …), so a
+// change in the shared machine's load falls on both engines rather than on one.
+const postgres = ON_POSTGRES ? await startPostgres() : null
+try {
+  for (let i = 0; i < Math.max(PROCESS_COUNTS.length, NODE_COUNTS.length); i++) {
+    if (i < PROCESS_COUNTS.length) await measureSqlite(PROCESS_COUNTS[i]!)
+    if (postgres && i < NODE_COUNTS.length) {
+      await measurePostgres(postgres, NODE_COUNTS[i]!)
+      if (BASELINE_ROOT) await measurePostgres(postgres, NODE_COUNTS[i]!, BASELINE_ROOT, 'PostgreSQL, baseline')
+    }
+  }
+} finally {
+  await postgres?.stop()
 }
 
 // The reference: the same bytes from a node:http server that does nothing else, with the same load generator.
@@ -196,7 +277,7 @@ try {
       readyText: 'bare http listening',
     })
     try {
-      await measure('bare', bare.child.pid!, `http://127.0.0.1:${port}/`, encoding)
+      await measure('bare node:http (reference)', false, [bare.child.pid!], [`http://127.0.0.1:${port}/`], encoding)
     } finally {
       await bare.stop()
     }
@@ -205,24 +286,25 @@ try {
   rmSync(refDir, { recursive: true, force: true })
 }
 
-const serverName = (r: Run) => (r.processes === 'bare' ? 'bare node:http (reference)' : `api, ${r.processes} process${r.processes > 1 ? 'es' : ''}`)
-const paced = runs.filter((r) => r.load !== 'saturation' && r.processes !== 'bare')
+const serverName = (r: Run) => r.server
+const paced = runs.filter((r) => r.load !== 'saturation' && r.api)
 const met = (r: Run) => r.perSecond >= RATE * 0.98 && r.p99 <= 50 && r.failures === 0
-const best = Math.max(...runs.filter((r) => r.load === 'saturation' && r.processes !== 'bare').map((r) => r.perSecond))
+const best = Math.max(...runs.filter((r) => r.load === 'saturation' && r.api).map((r) => r.perSecond))
 if (!process.env.BENCH_NO_WRITE) {
+  // A run with PostgreSQL has a section of its own: the SQLite-only section keeps its figures (a quieter machine, maybe).
   writeBenchmarkSection(
     REPO_ROOT,
-    '## Inbox polling',
+    ON_POSTGRES ? '## Inbox polling on PostgreSQL, with SQLite in the same run' : '## Inbox polling',
     [
-      `Measured ${machineLine()}. Command: \`pnpm bench inbox-poll\` (needs \`wrk\`).`,
+      `Measured ${machineLine()}. Command: \`${ON_POSTGRES ? 'BENCH_POSTGRES=1 ' : ''}pnpm bench inbox-poll\` (needs \`wrk\`).`,
       '',
-      `wrk (one thread), ${CONNECTIONS} concurrent keep-alive connections for ${SECONDS} s per measurement, all polling \`GET /api/email/{address}?refresh=true\` of one inbox holding 50 messages (sign-up mails with text and HTML parts), against the real api (\`APP_ENV=production\`, \`API_PROCESSES\` as in the first column; the polling route logs at \`warn\`, so no access-log line per poll). **Saturation**: each connection asks again the moment it has its answer, which gives the most GET/s the server can give; its latency is only queueing (with ${CONNECTIONS} requests always in flight, mean latency = ${CONNECTIONS} ÷ throughput, Little's law), not what a poller waits. **Paced**: the same connections send ${RATE.toLocaleString('en-US')} GET/s in all, evenly spread (\`bench/wrk/paced.lua\`) — the latency a poller sees at the target load; run ${REPEATS} times, the table shows the median of each column and, after p99, the range of the ${REPEATS} p99s (tail latency on shared cores swings from run to run). **Reference**: a bare \`node:http\` server (\`bench/lib/bare-http-server.mjs\`) answering every request with the api's own response bytes and doing nothing else — the ceiling of Node's HTTP stack here, under the same load generator. "wrk timeouts" counts requests wrk gave up on after 5 s; at saturation it is as high for the bare server, so it comes from opening ${CONNECTIONS} loopback connections at once, not from the api. CPU is user + system time of the server's whole process tree (primary and workers). Target: ≥ 10,000 GET/s with p99 ≤ 50 ms.`,
+      `wrk (one thread), ${CONNECTIONS} concurrent keep-alive connections for ${SECONDS} s per measurement, all polling \`GET /api/email/{address}?refresh=true\` of one inbox holding 50 messages (sign-up mails with text and HTML parts), against the real api (\`APP_ENV=production\`, \`API_PROCESSES\` as in the first column; the polling route logs at \`warn\`, so no access-log line per poll). **Saturation**: each connection asks again the moment it has its answer, which gives the most GET/s the server can give; its latency is only queueing (with ${CONNECTIONS} requests always in flight, mean latency = ${CONNECTIONS} ÷ throughput, Little's law), not what a poller waits. **Paced**: the same connections send ${RATE.toLocaleString('en-US')} GET/s in all, evenly spread (\`bench/wrk/paced.lua\`) — the latency a poller sees at the target load; run ${REPEATS} times, the table shows the median of each column and, after p99, the range of the ${REPEATS} p99s (tail latency on shared cores swings from run to run). **Reference**: a bare \`node:http\` server (\`bench/lib/bare-http-server.mjs\`) answering every request with the api's own response bytes and doing nothing else — the ceiling of Node's HTTP stack here, under the same load generator. "wrk timeouts" counts requests wrk gave up on after 5 s; at saturation it is as high for the bare server, so it comes from opening ${CONNECTIONS} loopback connections at once, not from the api. CPU is user + system time of the server's whole process tree (primary and workers). Target: ≥ 10,000 GET/s with p99 ≤ 50 ms.${ON_POSTGRES ? ` **PostgreSQL** rows: api nodes on one throwaway PostgreSQL server on the same cores (\`@tempbox/db/testing\`, \`synchronous_commit=on\`), each node one api process with its own listening connection (not cluster workers), each polled by a wrk of its own with its share of the connections and of the rate (what a balancer would send it); GET/s add up, each latency column is the worse node's, and CPU per GET counts the api nodes and the PostgreSQL server. Measured in turn with the SQLite rows (SQLite 1, PostgreSQL 1, SQLite 2, PostgreSQL 2, SQLite 3), so the machine's load falls on both.${BASELINE_ROOT ? ' **PostgreSQL, baseline** rows: the same nodes running the api of another checkout (`BENCH_BASELINE_ROOT`), on a database of its own on the same server, measured in turn with these.' : ''}` : ''} The last column is the 1-min load average when the row ended: a row measured at load above 4 (more runnable work than twice the cores) is marked **load > 4**; its throughput says what the api got of a crowded machine, not what it can do.`,
       '',
-      '| server | encoding | load | GET/s | p50 | p90 | p99 | wrk timeouts/errors | bytes/response | CPU per GET | CPU (100 % = one core) | RSS |',
-      '|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+      '| server | encoding | load | GET/s | p50 | p90 | p99 | wrk timeouts/errors | bytes/response | CPU per GET | CPU (100 % = one core) | RSS | load avg |',
+      '|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
       ...runs.map(
         (r) =>
-          `| ${serverName(r)} | ${r.encoding} | ${r.load} | ${r.perSecond.toFixed(0)} | ${r.p50.toFixed(1)} ms | ${r.p90.toFixed(1)} ms | ${r.p99.toFixed(1)} ms${r.repeats > 1 ? ` (${r.p99Range.map((v) => v.toFixed(1)).join('–')})` : ''} | ${r.failures} | ${(r.bytesPerResponse / 1024).toFixed(1)} KB | ${r.cpuPerRequestUs.toFixed(0)} µs | ${r.apiCpuPercent.toFixed(0)} % | ${r.apiRssMb.toFixed(0)} MB |`,
+          `| ${serverName(r)} | ${r.encoding} | ${r.load} | ${r.perSecond.toFixed(0)} | ${r.p50.toFixed(1)} ms | ${r.p90.toFixed(1)} ms | ${r.p99.toFixed(1)} ms${r.repeats > 1 ? ` (${r.p99Range.map((v) => v.toFixed(1)).join('–')})` : ''} | ${r.failures} | ${(r.bytesPerResponse / 1024).toFixed(1)} KB | ${r.cpuPerRequestUs.toFixed(0)} µs | ${r.apiCpuPercent.toFixed(0)} % | ${r.apiRssMb.toFixed(0)} MB | ${r.loadAverage.toFixed(1)}${r.loadAverage > 4 ? ' **load > 4**' : ''} |`,
       ),
       '',
       `Against the target (paced rows) in this run: ${paced.filter(met).map((r) => `**met** by the ${serverName(r)}, ${r.encoding}`).join('; ') || '**not met**'}${paced.filter((r) => !met(r)).length ? `; not met by the ${paced.filter((r) => !met(r)).map((r) => `${serverName(r)}, ${r.encoding}`).join('; ')}` : ''}. Most GET/s from the api at saturation: ${Math.round(best).toLocaleString('en-US')}.`,
