@@ -89,7 +89,19 @@ export function processTree(pid: number): number[] {
 
 /** CPU time of a process and all its children, in ms. */
 export function treeCpuMs(pid: number): number {
-  return processTree(pid).reduce((sum, p) => sum + (cpuMs(p) || 0), 0)
+  // A child that exits (a PostgreSQL backend whose pool closed it) leaves the tree; its CPU moves to its parent's
+  // cutime/cstime once reaped, so counting those keeps the sum from falling mid-run.
+  return processTree(pid).reduce((sum, p) => sum + (cpuMs(p) || 0) + (reapedChildrenCpuMs(p) || 0), 0)
+}
+
+/** CPU time (user + system) of a process's exited and reaped children, in ms (cutime and cstime, Linux /proc). */
+function reapedChildrenCpuMs(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
+    return (Number(fields[13]) + Number(fields[14])) * 10
+  } catch {
+    return Number.NaN
+  }
 }
 
 /** Resident memory of a process and all its children, in MB. */
