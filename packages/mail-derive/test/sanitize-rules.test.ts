@@ -133,4 +133,70 @@ describe('sanitizeMailHtml rules', () => {
   it('keeps a cid: image reference exactly as resolved and drops an unknown one', () => {
     expect(sanitized('<img src=" cid:logo@x "><img src="CID:logo@x"><img src="cid:nope">').html).toBe(`<img src="${ATTACHMENT}" /><img src="${ATTACHMENT}" /><img />`)
   })
+
+  it('keeps http:, https:, mailto: and tel: links and protocol-relative ones, each opening a new tab; drops every other scheme', () => {
+    const tab = 'target="_blank" rel="noopener noreferrer"'
+    expect(
+      sanitized(
+        '<a href="http://t.test/h">h</a><a href="tel:+15551234">t</a><a href="//t.test/p">p</a><a href="\\\\t.test/b">b</a><a href="javascript:alert(1)">j</a><a href="ftp://t.test/f">f</a><a href="data:text/html,x">d</a>',
+      ),
+    ).toEqual({
+      html:
+        `<a href="http://t.test/h" ${tab}>h</a><a href="tel:+15551234" ${tab}>t</a><a href="//t.test/p" ${tab}>p</a><a href="\\\\t.test/b" ${tab}>b</a>` +
+        `<a ${tab}>j</a><a ${tab}>f</a><a ${tab}>d</a>`,
+      hasRemoteContent: false,
+    })
+  })
+
+  it('parks http: images, backgrounds and CSS urls like https: ones, and reports them', () => {
+    expect(
+      sanitized('<img src="http://t.test/h.png"><table background="http://t.test/bg.png"><tr><td style="background:url(http://t.test/s.png)">x</td></tr></table>'),
+    ).toEqual({
+      html: '<img data-remote-src="http://t.test/h.png" /><table data-remote-background="http://t.test/bg.png"><tr><td style="background:none" data-remote-style="background:url(&quot;http://t.test/s.png&quot;)">x</td></tr></table>',
+      hasRemoteContent: true,
+    })
+  })
+
+  it('reads an address as remote only when it starts with http(s):// or //, so javascript:// and a relative path with // in it are dropped, not parked', () => {
+    expect(
+      sanitized(
+        '<img src="javascript://%0Aalert(1)"><img src="images//a.png"><table background="javascript://x"><tr><td background="bg//b.png" style="background:url(rel//x.png)">a</td></tr></table><style>a{b:url(javascript://x)}</style>',
+      ),
+    ).toEqual({
+      html: '<img /><img /><table><tr><td style="background:none">a</td></tr></table><style>a{b:none}</style>',
+      hasRemoteContent: false,
+    })
+  })
+
+  it('reads cid: and data:image/ only at the start of an image or background address, so a remote one naming them is parked', () => {
+    expect(
+      sanitized(
+        '<img src="https://t.test/cid:logo@x"><img src="https://t.test/x/data:image/png;base64,AA"><table background="https://t.test/cid:logo@x"><tr><td>a</td></tr></table>',
+      ),
+    ).toEqual({
+      html: '<img data-remote-src="https://t.test/cid:logo@x" /><img data-remote-src="https://t.test/x/data:image/png;base64,AA" /><table data-remote-background="https://t.test/cid:logo@x"><tr><td>a</td></tr></table>',
+      hasRemoteContent: true,
+    })
+  })
+
+  it('blocks expression, behavior and progid filters with blanks before their parenthesis or colon', () => {
+    const { html } = sanitized(
+      '<p style="width: expression (alert(1)); behavior : url(x.htc); filter : progid:DXImage.x; color:red">a</p><style>p{behaviour\t:url(y.htc);filter :  progid:Z; width:expression\n(1)}</style>',
+    )
+    expect(html).toBe('<p style="width: blocked:alert(1)); blocked: none; blocked::DXImage.x; color:red">a</p><style>p{blocked:none;blocked::Z; width:blocked:1)}</style>')
+  })
+
+  it('blocks a dangerous CSS word in the "Show images" copy too, without joining what was around it into another', () => {
+    const { html } = sanitized(
+      '<p style="background:url(https://t.test/a);width:expjavascript:ression(1)">a</p><style>p{background:url(https://t.test/b);width:expvbscript:ression(1)}</style>',
+    )
+    expect(html).toBe(
+      '<p style="background:none;width:expblocked:ression(1)" data-remote-style="background:url(&quot;https://t.test/a&quot;);width:expblocked:ression(1)">a</p>' +
+        '<style data-remote-css="p{background:url(&quot;https://t.test/b&quot;);width:expblocked:ression(1)}">p{background:none;width:expblocked:ression(1)}</style>',
+    )
+  })
+
+  it("writes </ inside a style block's text as <\\/, which CSS reads the same and HTML cannot read as an end tag", () => {
+    expect(sanitized('<style>p::after{content:"</b>"}</style><p>x</p>').html).toBe('<style>p::after{content:"<\\/b>"}</style><p>x</p>')
+  })
 })
