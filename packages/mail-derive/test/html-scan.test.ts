@@ -57,6 +57,16 @@ describe('scanHtml: the text of an HTML mail', () => {
     )
   })
 
+  it('leaves out the text of head, a bare title, noscript, svg, math, select, textarea and xml islands', () => {
+    expect(
+      textOf(
+        '<head>Head text<meta charset="utf-8"></head><body><noscript>Enable JavaScript</noscript><svg><text>Logo</text></svg><math><mi>x</mi></math><select><option>Pick</option></select><textarea>Type</textarea><xml>data</xml><p>Shown</p></body>',
+      ),
+    ).toBe('Shown')
+    // Many mails repeat their subject in a <title> with no <head> around it.
+    expect(textOf('<title>Subject line</title><p>Shown</p>')).toBe('Shown')
+  })
+
   it('reads text again after a skipped element closes, even one closed twice', () => {
     expect(textOf('<style>x</style></style>after')).toBe('after')
     expect(textOf('</script><p>Shown</p>')).toBe('Shown')
