@@ -10,6 +10,18 @@ describe('scanHtml: the text of an HTML mail', () => {
     expect(textOf('<p>One</p><p>Two</p><div>Three</div><div>Four</div><h1>Five</h1>')).toBe('One\n\nTwo\n\nThree\nFour\n\nFive')
   })
 
+  it('gives every paragraph element an empty line and every line element a line break, each element named', () => {
+    const paragraphs = ['p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'table', 'ul', 'ol', 'dl', 'blockquote', 'pre', 'figure']
+    const lines = [
+      'div', 'tr', 'li', 'dt', 'dd', 'section', 'article', 'header', 'footer', 'main', 'nav', 'aside', 'address', 'center',
+      'caption', 'tbody', 'thead', 'tfoot', 'form', 'fieldset', 'details', 'summary', 'figcaption', 'body', 'html',
+    ]
+    const text = (tag: string) => textOf(`x<${tag}>y</${tag}>z`)
+    expect(Object.fromEntries(paragraphs.map((tag) => [tag, text(tag)]))).toEqual(Object.fromEntries(paragraphs.map((tag) => [tag, 'x\n\ny\n\nz'])))
+    expect(Object.fromEntries(lines.map((tag) => [tag, text(tag)]))).toEqual(Object.fromEntries(lines.map((tag) => [tag, 'x\ny\nz'])))
+    expect([text('td'), text('th'), textOf('x<hr>y')]).toEqual(['x y z', 'x y z', 'x\n\ny'])
+  })
+
   it('reads tags in any case', () => {
     expect(textOf('<P>One</P><DIV>Two</DIV><Div>Three</Div>')).toBe('One\n\nTwo\nThree')
   })
