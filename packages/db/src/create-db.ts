@@ -3,6 +3,7 @@ import { dirname } from 'node:path'
 import SQLite from 'better-sqlite3'
 import { Kysely, Migrator, SqliteDialect } from 'kysely'
 import { migrationProviderFor } from './migrations/index.js'
+import { cachingStatements } from './storage/sqlite/statement-cache.js'
 import { createPostgresDb, engineOf, isPostgresUrl } from './postgres-db.js'
 import type { Database } from './schema.js'
 
@@ -51,7 +52,7 @@ export function createDb(config: DbConfig): { db: Db; sqlite: SQLite.Database } 
   sqlite.pragma('synchronous = FULL')
   sqlite.pragma('foreign_keys = ON')
   sqlite.pragma(`busy_timeout = ${config.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS}`)
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) })
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: cachingStatements(sqlite) }) })
   return { db, sqlite }
 }
 
