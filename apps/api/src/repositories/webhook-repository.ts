@@ -49,24 +49,18 @@ export interface DueDelivery {
   message: ListRow
 }
 
-/** Pending deliveries whose time has come, oldest first, leaving out those already in flight. */
-export async function listDueDeliveries(db: Db, now: number, limit: number, skip: number[]): Promise<DueDelivery[]> {
-  let query = db
+function selectDeliveries(db: Db) {
+  return db
     .selectFrom('webhook_delivery as d')
     .innerJoin('webhook as w', 'w.id', 'd.webhook_id')
     .innerJoin('inbox as i', 'i.id', 'w.inbox_id')
     .select(['d.id', 'd.delivery_id', 'd.attempts', 'd.created_at', 'd.message_id', 'w.url', 'w.secret', 'i.address'])
     .where('d.state', '=', 'pending')
-    .where('d.next_attempt_at', '<=', now)
-  // One parameter however many are skipped: a list of thousands of placeholders costs more to build and bind than the read.
-  if (skip.length > 0) {
-    query = query.where(
-      engineOf(db) === 'postgres'
-        ? sql<boolean>`d.id <> all(cast(${skip} as bigint[]))`
-        : sql<boolean>`d.id NOT IN (SELECT value FROM json_each(${JSON.stringify(skip)}))`,
-    )
-  }
-  const rows = await query.orderBy('d.next_attempt_at').limit(limit).execute()
+}
+
+type DeliveryRow = Awaited<ReturnType<ReturnType<typeof selectDeliveries>['execute']>>[number]
+
+async function withMessages(db: Db, rows: DeliveryRow[]): Promise<DueDelivery[]> {
   if (rows.length === 0) return []
   // A message's deliveries go with it (ON DELETE CASCADE), so each row finds its message.
   const messages = new Map((await findListRowsByIds(db, rows.map((r) => r.message_id))).map((m) => [m.id, m]))
@@ -75,6 +69,43 @@ export async function listDueDeliveries(db: Db, now: number, limit: number, skip
     if (!message) return []
     return [{ id: r.id, deliveryId: r.delivery_id, attempts: r.attempts, createdAt: r.created_at, url: r.url, secret: r.secret, address: r.address, message }]
   })
+}
+
+/**
+ * Deliveries never attempted with an id above `after`, in id order: a range of the primary key, however many
+ * deliveries are in flight below it. What the loop reads at every commit. On SQLite ids are taken inside the one
+ * writer's transaction, so they commit in order and nothing is passed over; on PostgreSQL a delivery can commit below
+ * the last id read, and the due scan (listDueDeliveries) finds it.
+ */
+export async function listNewDeliveries(db: Db, after: number, limit: number): Promise<DueDelivery[]> {
+  const rows = await selectDeliveries(db).where('d.attempts', '=', 0).where('d.id', '>', after).orderBy('d.id').limit(limit).execute()
+  return withMessages(db, rows)
+}
+
+/**
+ * Where the keyset of listNewDeliveries starts after a (re)start: just below the oldest pending delivery (read from the
+ * pending-only index), or past the last delivery when none is pending, so the first read does not walk every delivery
+ * ever logged.
+ */
+export async function newDeliveriesStart(db: Db): Promise<number> {
+  const pending = await db.selectFrom('webhook_delivery').select((eb) => eb.fn.min('id').as('id')).where('state', '=', 'pending').executeTakeFirst()
+  if (pending?.id != null) return pending.id - 1
+  const last = await db.selectFrom('webhook_delivery').select((eb) => eb.fn.max('id').as('id')).executeTakeFirst()
+  return last?.id ?? 0
+}
+
+/** Pending deliveries whose time has come, oldest first, leaving out those already in flight. */
+export async function listDueDeliveries(db: Db, now: number, limit: number, skip: number[]): Promise<DueDelivery[]> {
+  let query = selectDeliveries(db).where('d.next_attempt_at', '<=', now)
+  // One parameter however many are skipped: a list of thousands of placeholders costs more to build and bind than the read.
+  if (skip.length > 0) {
+    query = query.where(
+      engineOf(db) === 'postgres'
+        ? sql<boolean>`d.id <> all(cast(${skip} as bigint[]))`
+        : sql<boolean>`d.id NOT IN (SELECT value FROM json_each(${JSON.stringify(skip)}))`,
+    )
+  }
+  return withMessages(db, await query.orderBy('d.next_attempt_at').limit(limit).execute())
 }
 
 /** When the next pending delivery falls due, or null when none is queued. */
@@ -99,18 +130,24 @@ export interface AttemptResult {
 /**
  * Records a batch of attempts in one statement: one fsync for many deliveries, and the database's write lock (which
  * mail-ingest needs to store mail) held only while SQLite runs it — never across turns of this process's event loop,
- * as a transaction of one awaited UPDATE per attempt would.
+ * as a transaction of one awaited UPDATE per attempt would. The batch goes as one JSON parameter: the statement's text
+ * is the same for every batch (prepared once), and each attempt finds its row by primary key. A VALUES list of
+ * placeholders made a new statement per batch size, and SQLite planned it as a walk over every pending delivery.
  */
-// The casts give PostgreSQL the VALUES' column types (its parameters are untyped there); SQLite takes them as no-ops.
 export async function recordAttempts(db: Db, results: AttemptResult[]): Promise<void> {
   if (results.length === 0) return
-  const rows = sql.join(results.map((r) => sql`(cast(${r.id} as bigint), cast(${r.state} as text), cast(${r.attemptedAt} as bigint), cast(${r.nextAttemptAt} as bigint), cast(${r.statusCode} as integer), cast(${r.error} as text))`))
+  const batch = JSON.stringify(results.map((r) => ({ id: r.id, state: r.state, attempted_at: r.attemptedAt, next_attempt_at: r.nextAttemptAt, status_code: r.statusCode, error: r.error })))
+  const attempts =
+    engineOf(db) === 'postgres'
+      ? sql`jsonb_to_recordset(cast(${batch} as jsonb)) AS attempt(id bigint, state text, attempted_at bigint, next_attempt_at bigint, status_code integer, error text)`
+      : sql`(SELECT value ->> 'id' AS id, value ->> 'state' AS state, value ->> 'attempted_at' AS attempted_at, value ->> 'next_attempt_at' AS next_attempt_at,
+                    value ->> 'status_code' AS status_code, value ->> 'error' AS error
+             FROM json_each(${batch})) AS attempt`
   await sql`
-    WITH attempt(id, state, attempted_at, next_attempt_at, status_code, error) AS (VALUES ${rows})
     UPDATE webhook_delivery
     SET state = attempt.state, attempts = webhook_delivery.attempts + 1, last_attempt_at = attempt.attempted_at,
         next_attempt_at = attempt.next_attempt_at, last_status_code = attempt.status_code, last_error = attempt.error
-    FROM attempt
+    FROM ${attempts}
     WHERE webhook_delivery.id = attempt.id AND webhook_delivery.state = 'pending'
   `.execute(db)
 }

@@ -1,10 +1,10 @@
-import type { Db } from '@tempbox/db'
+import { engineOf, type Db } from '@tempbox/db'
 import type { MessageSummary, WebhookPayload } from '@tempbox/types'
 import type { FastifyBaseLogger } from 'fastify'
 import type { Config } from '../../config.js'
 import type { ApiMetrics, WebhookOutcome } from '../../metrics/api-metrics.js'
 import type { ListRow } from '../../repositories/message-repository.js'
-import { listDueDeliveries, nextDueAt, recordAttempts, type AttemptResult, type DueDelivery } from '../../repositories/webhook-repository.js'
+import { listDueDeliveries, newDeliveriesStart, listNewDeliveries, nextDueAt, recordAttempts, type AttemptResult, type DueDelivery } from '../../repositories/webhook-repository.js'
 import type { MailWatcher } from '../messages/mail-watcher.js'
 import { attachmentUrl } from '../messages/message-view.js'
 import { postWebhook, signature, TargetAgents, type SendResult } from './webhook-sender.js'
@@ -46,6 +46,22 @@ export class WebhookDeliverer {
   private flushing: Promise<void> | null = null
   private scanning: Promise<void> | null = null
   private rescan = false
+  /**
+   * The highest id of a never-attempted delivery read so far: each commit reads only above it (a keyset over the
+   * primary key), so the deliveries in flight are not read past again and again.
+   */
+  private newAfter: number | null = null
+  /**
+   * The next scan also reads the whole due queue (retries, and on PostgreSQL a delivery committed below `newAfter`),
+   * leaving out the deliveries in flight. Set at start, by the retry and safety timers and after each batch of records.
+   */
+  private dueScan = true
+  /**
+   * PostgreSQL: a delivery can commit below `newAfter` (see listNewDeliveries), so with nothing in flight every wake
+   * also reads the due queue, which then costs no more than the keyset read. On SQLite nothing commits out of order,
+   * and a wake that finds no new delivery (mail to inboxes without webhooks) stays one cheap read.
+   */
+  private readonly lateCommits: boolean
   /** The last scan left due deliveries unread for want of a free slot. */
   private starved = false
   private retryTimer: NodeJS.Timeout | null = null
@@ -60,11 +76,13 @@ export class WebhookDeliverer {
     private readonly metrics: ApiMetrics,
     private readonly log: FastifyBaseLogger,
     private readonly lookupHost: LookupHost,
-  ) {}
+  ) {
+    this.lateCommits = engineOf(db) === 'postgres'
+  }
 
   start(): void {
     this.watcher.onAnyCommit(() => setImmediate(() => this.wake()))
-    this.safetyTimer = setInterval(() => this.wake(), SAFETY_SCAN_MS)
+    this.safetyTimer = setInterval(() => this.wake(true), SAFETY_SCAN_MS)
     this.safetyTimer.unref()
     this.wake()
   }
@@ -80,7 +98,8 @@ export class WebhookDeliverer {
     this.agents.destroy()
   }
 
-  private wake(): void {
+  private wake(due = false): void {
+    if (due) this.dueScan = true
     if (this.stopped) return
     if (this.scanning) {
       this.rescan = true
@@ -94,6 +113,7 @@ export class WebhookDeliverer {
   }
 
   private async scan(): Promise<void> {
+    let readDue = false
     do {
       this.rescan = false
       const free = Math.min(this.config.webhooks.concurrency - this.inFlight.size, MAX_UNRECORDED - this.unrecorded.size)
@@ -101,26 +121,41 @@ export class WebhookDeliverer {
         this.starved = true
         return
       }
-      const due = await listDueDeliveries(this.db, Date.now(), free, [...this.unrecorded])
-      for (const delivery of due) {
-        if (this.stopped) return
-        this.unrecorded.add(delivery.id)
-        this.inFlight.set(
-          delivery.id,
-          this.attempt(delivery).finally(() => {
-            this.inFlight.delete(delivery.id)
-            // The loop stopped for want of a free slot: once half are free, due deliveries need not wait for a commit (not
-            // at every single one: each wake reads the queue).
-            if (this.starved && this.inFlight.size <= this.config.webhooks.concurrency / 2) {
-              this.starved = false
-              this.wake()
-            }
-          }),
-        )
+      this.newAfter ??= await newDeliveriesStart(this.db)
+      const fresh = await listNewDeliveries(this.db, this.newAfter, free)
+      if (fresh.length > 0) this.newAfter = fresh[fresh.length - 1]!.id
+      this.launch(fresh)
+      let read = fresh.length
+      if ((this.dueScan || (this.lateCommits && this.unrecorded.size === fresh.length)) && fresh.length < free) {
+        this.dueScan = false
+        readDue = true
+        const due = await listDueDeliveries(this.db, Date.now(), free - fresh.length, [...this.unrecorded])
+        this.launch(due)
+        read += due.length
       }
-      if (due.length === free) this.rescan = true
+      if (read === free) this.rescan = true
     } while (this.rescan && !this.stopped)
-    await this.scheduleRetry()
+    // Only a read of the due queue can tell when the next retry falls due (a new delivery's commit wakes the loop anyway).
+    if (readDue) await this.scheduleRetry()
+  }
+
+  private launch(deliveries: DueDelivery[]): void {
+    for (const delivery of deliveries) {
+      if (this.stopped || this.unrecorded.has(delivery.id)) continue
+      this.unrecorded.add(delivery.id)
+      this.inFlight.set(
+        delivery.id,
+        this.attempt(delivery).finally(() => {
+          this.inFlight.delete(delivery.id)
+          // The loop stopped for want of a free slot: once half are free, due deliveries need not wait for a commit (not
+          // at every single one: each wake reads the queue).
+          if (this.starved && this.inFlight.size <= this.config.webhooks.concurrency / 2) {
+            this.starved = false
+            this.wake()
+          }
+        }),
+      )
+    }
   }
 
   /** Sleeps until the next pending delivery falls due (the commit signal covers new ones). */
@@ -132,7 +167,7 @@ export class WebhookDeliverer {
     // Due already yet not read: it is one whose attempt is not recorded yet, and the flush that records it wakes the
     // loop. A timer of 0 here would read the queue again and again until then.
     if (at <= Date.now() && this.unrecorded.size > 0) return
-    this.retryTimer = setTimeout(() => this.wake(), Math.min(Math.max(at - Date.now(), 0), SAFETY_SCAN_MS))
+    this.retryTimer = setTimeout(() => this.wake(true), Math.min(Math.max(at - Date.now(), 0), SAFETY_SCAN_MS))
     this.retryTimer.unref()
   }
 
@@ -212,7 +247,7 @@ export class WebhookDeliverer {
       for (const r of batch) this.unrecorded.delete(r.id)
     }
     this.flushing = null
-    this.wake()
+    this.wake(true)
   }
 
   private payload(delivery: DueDelivery): WebhookPayload {
