@@ -12,6 +12,9 @@
  *   pnpm bench webhook        (or: cd bench && pnpm exec tsx webhook-delivery.ts)
  *   BENCH_MESSAGES=200 …  fewer latency messages;  BENCH_ROUND_MESSAGES=2000 … messages per throughput round;
  *   BENCH_ROUNDS=8 … A/B pairs;  BENCH_NO_WRITE=1 … don't touch BENCHMARKS.md
+ *   BENCH_BASELINE_ROOT=/path/to/other/checkout … the throughput rounds also run that checkout's api and mail-ingest (a
+ *     stack of their own, same receiver), each pair of this checkout followed or preceded by a pair of the baseline's:
+ *     a before/after measured at the same load. The table then has both.
  */
 import { fork } from 'node:child_process'
 import { loadavg } from 'node:os'
@@ -29,6 +32,7 @@ const INBOXES = Number(process.env.BENCH_INBOXES ?? '1000')
 const ROUND_MESSAGES = Number(process.env.BENCH_ROUND_MESSAGES ?? '2000')
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? '8')
 const CONNECTIONS = 16
+const BASELINE_ROOT = process.env.BENCH_BASELINE_ROOT
 
 async function setWebhook(apiUrl: string, address: string, url: string): Promise<void> {
   const res = await fetch(`${apiUrl}/api/email/${address}/webhook`, { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ url }) })
@@ -50,17 +54,14 @@ const hookUrl = await new Promise<string>((ok) => {
 const receivedCount = () => new Promise<number>((ok) => ((countAsked = ok), receiver.send({ count: true })))
 const wallNow = () => performance.timeOrigin + performance.now()
 
-const stack = await startApiStack(REPO_ROOT, {
-  withIngest: true,
-  domain: DOMAIN,
-  env: { WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_MAX_QUEUED: '1000000', WEBHOOK_MAX_QUEUED_PER_INBOX: '100000', WEBHOOK_SET_PER_MINUTE: '100000' },
-})
-const processes = { ingest: stack.ingest!.child.pid!, api: stack.api.child.pid!, receiver: receiver.pid! }
-type Cpu = Record<keyof typeof processes | 'loadGenerator', number>
-const cpuNow = (): Cpu => ({
-  ingest: cpuMs(processes.ingest),
-  api: cpuMs(processes.api),
-  receiver: cpuMs(processes.receiver),
+const STACK_ENV = { WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_MAX_QUEUED: '1000000', WEBHOOK_MAX_QUEUED_PER_INBOX: '100000', WEBHOOK_SET_PER_MINUTE: '100000' }
+const stack = await startApiStack(REPO_ROOT, { withIngest: true, domain: DOMAIN, env: STACK_ENV })
+const baseline = BASELINE_ROOT ? await startApiStack(BASELINE_ROOT, { withIngest: true, domain: DOMAIN, env: STACK_ENV }) : null
+type Cpu = Record<'ingest' | 'api' | 'receiver' | 'loadGenerator', number>
+const cpuOfStack = (s: typeof stack) => (): Cpu => ({
+  ingest: cpuMs(s.ingest!.child.pid!),
+  api: cpuMs(s.api.child.pid!),
+  receiver: cpuMs(receiver.pid!),
   loadGenerator: (process.cpuUsage().user + process.cpuUsage().system) / 1000,
 })
 try {
@@ -90,15 +91,6 @@ try {
   console.log(`[webhook latency] ${latencies.length} messages: p50 ${p50.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms, max ${max.toFixed(1)} ms after the 250`)
 
   // (2) Throughput over many inboxes, without webhooks and with them, in interleaved pairs.
-  const plain: string[] = []
-  const hooked: string[] = []
-  for (let i = 0; i < INBOXES; i++) plain.push(await generate(stack.apiUrl))
-  for (let i = 0; i < INBOXES; i++) {
-    const a = await generate(stack.apiUrl)
-    await setWebhook(stack.apiUrl, a, hookUrl)
-    hooked.push(a)
-  }
-  const clients = await Promise.all(Array.from({ length: CONNECTIONS }, () => SmtpClient.open(stack.smtpPort)))
   interface Round {
     msgPerSec: number
     /** CPU ms per message of each process, from the round's first message until it is settled (all deliveries made). */
@@ -106,13 +98,36 @@ try {
     /** From the last 250 until the last delivery arrived (with webhooks). */
     tailMs: number
   }
-  const round = async (inboxes: string[], tag: string, deliveries: boolean): Promise<Round> => {
+  interface Target {
+    name: string
+    plain: string[]
+    hooked: string[]
+    clients: SmtpClient[]
+    cpuNow: () => Cpu
+    without: Round[]
+    withHooks: Round[]
+  }
+  const prepare = async (name: string, s: typeof stack): Promise<Target> => {
+    const plain: string[] = []
+    const hooked: string[] = []
+    for (let i = 0; i < INBOXES; i++) plain.push(await generate(s.apiUrl))
+    for (let i = 0; i < INBOXES; i++) {
+      const a = await generate(s.apiUrl)
+      await setWebhook(s.apiUrl, a, hookUrl)
+      hooked.push(a)
+    }
+    const clients = await Promise.all(Array.from({ length: CONNECTIONS }, () => SmtpClient.open(s.smtpPort)))
+    return { name, plain, hooked, clients, cpuNow: cpuOfStack(s), without: [], withHooks: [] }
+  }
+  const targets = [await prepare('this checkout', stack)]
+  if (baseline) targets.push(await prepare('baseline', baseline))
+  const round = async (t: Target, inboxes: string[], tag: string, deliveries: boolean): Promise<Round> => {
     const before = deliveries ? await receivedCount() : 0
-    const cpu0 = cpuNow()
+    const cpu0 = t.cpuNow()
     let next = 0
     const started = performance.now()
     await Promise.all(
-      clients.map(async (c) => {
+      t.clients.map(async (c) => {
         for (let i = next++; i < ROUND_MESSAGES; i = next++) {
           const to = inboxes[i % inboxes.length]!
           const reply = await c.send('bench@sender.test', to, buildMessage(2048, 'bench@sender.test', to, `${tag}-${i}`))
@@ -123,78 +138,95 @@ try {
     const sent = performance.now()
     if (deliveries) while ((await receivedCount()) - before < ROUND_MESSAGES) await new Promise((res) => setTimeout(res, 10))
     const tailMs = performance.now() - sent
-    const cpu1 = cpuNow()
+    const cpu1 = t.cpuNow()
     const cpu = Object.fromEntries(Object.keys(cpu0).map((k) => [k, (cpu1[k as keyof Cpu] - cpu0[k as keyof Cpu]) / ROUND_MESSAGES])) as Cpu
     return { msgPerSec: ROUND_MESSAGES / ((sent - started) / 1000), cpu, tailMs }
   }
   // Warm-up, not counted: the first round of each kind pays for JIT compilation and growing the file.
-  await round(plain, 'warm-plain', false)
-  await round(hooked, 'warm-hooked', true)
-  const without: Round[] = []
-  const withHooks: Round[] = []
+  for (const t of targets) {
+    await round(t, t.plain, 'warm-plain', false)
+    await round(t, t.hooked, 'warm-hooked', true)
+  }
   const loads: number[] = []
   for (let r = 0; r < ROUNDS; r++) {
-    const plainRound = async () => without.push(await round(plain, `plain-${r}`, false))
-    const hookedRound = async () => withHooks.push(await round(hooked, `hooked-${r}`, true))
-    if (r % 2 === 0) {
-      await plainRound()
-      await hookedRound()
-    } else {
-      await hookedRound()
-      await plainRound()
+    // ABBA twice over: which kind goes first alternates, and so does which checkout.
+    for (const t of r % 2 === 0 ? targets : [...targets].reverse()) {
+      const plainRound = async () => t.without.push(await round(t, t.plain, `plain-${r}`, false))
+      const hookedRound = async () => t.withHooks.push(await round(t, t.hooked, `hooked-${r}`, true))
+      if (r % 2 === 0) {
+        await plainRound()
+        await hookedRound()
+      } else {
+        await hookedRound()
+        await plainRound()
+      }
+      const [a, b] = [t.without.at(-1)!, t.withHooks.at(-1)!]
+      console.log(
+        `[throughput] ${t.name} pair ${r + 1}: without ${a.msgPerSec.toFixed(0)} msg/s (ingest ${a.cpu.ingest.toFixed(2)} ms CPU/msg), with ${b.msgPerSec.toFixed(0)} msg/s (ingest ${b.cpu.ingest.toFixed(2)}, api ${b.cpu.api.toFixed(2)}, receiver ${b.cpu.receiver.toFixed(2)} ms CPU/msg; last delivery ${b.tailMs.toFixed(0)} ms after the last 250) (load ${loadavg()[0]!.toFixed(1)})`,
+      )
     }
     loads.push(loadavg()[0]!)
-    const [a, b] = [without.at(-1)!, withHooks.at(-1)!]
-    console.log(
-      `[throughput] pair ${r + 1}: without ${a.msgPerSec.toFixed(0)} msg/s (ingest ${a.cpu.ingest.toFixed(2)} ms CPU/msg), with ${b.msgPerSec.toFixed(0)} msg/s (ingest ${b.cpu.ingest.toFixed(2)}, api ${b.cpu.api.toFixed(2)}, receiver ${b.cpu.receiver.toFixed(2)} ms CPU/msg; last delivery ${b.tailMs.toFixed(0)} ms after the last 250) (load ${loads.at(-1)!.toFixed(1)})`,
-    )
   }
-  await Promise.all(clients.map((c) => c.quit()))
+  for (const t of targets) await Promise.all(t.clients.map((c) => c.quit()))
   const median = (xs: number[]) => percentile([...xs].sort((a, b) => a - b), 50)
   const range = (xs: number[], digits = 0) => `${Math.min(...xs).toFixed(digits)}–${Math.max(...xs).toFixed(digits)}`
   const pct = (x: number) => `${x >= 1 ? '+' : ''}${((x - 1) * 100).toFixed(1)} %`
   const rates = (rs: Round[]) => rs.map((r) => r.msgPerSec)
-  const ratios = withHooks.map((w, i) => w.msgPerSec / without[i]!.msgPerSec)
-  const ratio = median(ratios)
   const cpuOf = (rs: Round[], k: keyof Cpu) => median(rs.map((r) => r.cpu[k]))
   const serverCpu = (rs: Round[]) => median(rs.map((r) => r.cpu.ingest + r.cpu.api + r.cpu.receiver))
-  const ingestRatio = cpuOf(withHooks, 'ingest') / cpuOf(without, 'ingest')
-  const tails = withHooks.map((r) => r.tailMs)
-  console.log(
-    `[throughput] msg/s median without ${median(rates(without)).toFixed(0)} (${range(rates(without))}), with ${median(rates(withHooks)).toFixed(0)} (${range(rates(withHooks))}); per-pair ratio median ${pct(ratio)} (${pct(Math.min(...ratios))} to ${pct(Math.max(...ratios))}); ingest CPU/msg ${cpuOf(without, 'ingest').toFixed(2)} → ${cpuOf(withHooks, 'ingest').toFixed(2)} ms (${pct(ingestRatio)}); api ${cpuOf(without, 'api').toFixed(2)} → ${cpuOf(withHooks, 'api').toFixed(2)} ms; receiver ${cpuOf(withHooks, 'receiver').toFixed(2)} ms; load ${range(loads, 1)}`,
-  )
+  const summary = (t: Target) => {
+    const ratios = t.withHooks.map((w, i) => w.msgPerSec / t.without[i]!.msgPerSec)
+    return { ratios, ratio: median(ratios), ingestRatio: cpuOf(t.withHooks, 'ingest') / cpuOf(t.without, 'ingest'), tails: t.withHooks.map((r) => r.tailMs) }
+  }
+  for (const t of targets) {
+    const { ratios, ratio, ingestRatio } = summary(t)
+    console.log(
+      `[throughput] ${t.name}: msg/s median without ${median(rates(t.without)).toFixed(0)} (${range(rates(t.without))}), with ${median(rates(t.withHooks)).toFixed(0)} (${range(rates(t.withHooks))}); per-pair ratio median ${pct(ratio)} (${pct(Math.min(...ratios))} to ${pct(Math.max(...ratios))}); ingest CPU/msg ${cpuOf(t.without, 'ingest').toFixed(2)} → ${cpuOf(t.withHooks, 'ingest').toFixed(2)} ms (${pct(ingestRatio)}); api ${cpuOf(t.without, 'api').toFixed(2)} → ${cpuOf(t.withHooks, 'api').toFixed(2)} ms; receiver ${cpuOf(t.withHooks, 'receiver').toFixed(2)} ms; load ${range(loads, 1)}`,
+    )
+  }
 
   if (!process.env.BENCH_NO_WRITE) {
     const fmt = (xs: number[]) => xs.map((x) => x.toFixed(0)).join(', ')
     const ms = (x: number) => `${x.toFixed(2)} ms`
+    const label = (t: Target, what: string) => (targets.length > 1 ? `${t.name}: ${what}` : what)
     writeBenchmarkSection(
       REPO_ROOT,
       '## Webhook delivery',
       [
-        `Measured ${machineLine()}. Command: \`pnpm bench webhook\`.`,
+        `Measured ${machineLine()}. Command: \`${BASELINE_ROOT ? 'BENCH_BASELINE_ROOT=… ' : ''}pnpm bench webhook\`.`,
         '',
-        `Latency: time from the SMTP \`250\` to the webhook POST arriving at a receiver on loopback (a process of its own, answering 200 at once), ${latencies.length} messages of 2 KB sent one after another to one inbox. Target: p50 ≤ 100 ms.`,
+        `Latency: time from the SMTP \`250\` to the webhook POST arriving at a receiver on loopback (a process of its own, a raw \`node:http\` server answering 200 at once), ${latencies.length} messages of 2 KB sent one after another to one inbox. Target: p50 ≤ 100 ms.`,
         '',
         '| messages | p50 | p99 | max |',
         '|---:|---:|---:|---:|',
         `| ${latencies.length} | ${p50.toFixed(1)} ms | ${p99.toFixed(1)} ms | ${max.toFixed(1)} ms |`,
         '',
-        `Ingest throughput: rounds of ${ROUND_MESSAGES} messages of 2 KB over ${CONNECTIONS} SMTP connections, spread over ${INBOXES} inboxes without webhooks or over ${INBOXES} inboxes with a webhook each; ${ROUNDS} pairs of rounds, interleaved (ABBA: which kind goes first alternates), after one warm-up round of each kind. msg/s counts until the last \`250\`; CPU per message counts each process from a round's first message until the round is settled (with webhooks: until every delivery has arrived). mail-ingest, the api making the deliveries, the receiver and the load generator share the 2 cores. Target: with webhooks no more than 10 % below.`,
+        `Ingest throughput: rounds of ${ROUND_MESSAGES} messages of 2 KB over ${CONNECTIONS} SMTP connections, spread over ${INBOXES} inboxes without webhooks or over ${INBOXES} inboxes with a webhook each; ${ROUNDS} pairs of rounds, interleaved (ABBA: which kind goes first alternates), after one warm-up round of each kind.${targets.length > 1 ? ' The same rounds against a baseline checkout (`BENCH_BASELINE_ROOT`, a stack of its own, same receiver), its pair and this checkout\'s pair taking turns to go first: a before/after at the same load.' : ''} msg/s counts until the last \`250\`; CPU per message counts each process from a round's first message until the round is settled (with webhooks: until every delivery has arrived). mail-ingest, the api making the deliveries, the receiver and the load generator share the 2 cores. The receiver does not read the bodies in these rounds (what a fast receiver costs is Node's HTTP server per request). Target: with webhooks no more than 10 % below.`,
         '',
         '| | pairs (msg/s) | median | range |',
         '|---|---|---:|---:|',
-        `| without webhooks | ${fmt(rates(without))} | ${median(rates(without)).toFixed(0)} msg/s | ${range(rates(without))} |`,
-        `| with webhooks | ${fmt(rates(withHooks))} | ${median(rates(withHooks)).toFixed(0)} msg/s | ${range(rates(withHooks))} |`,
-        `| with / without, per pair | ${ratios.map(pct).join(', ')} | ${pct(ratio)} | ${pct(Math.min(...ratios))} to ${pct(Math.max(...ratios))} |`,
+        ...targets.flatMap((t) => {
+          const { ratios, ratio } = summary(t)
+          return [
+            `| ${label(t, 'without webhooks')} | ${fmt(rates(t.without))} | ${median(rates(t.without)).toFixed(0)} msg/s | ${range(rates(t.without))} |`,
+            `| ${label(t, 'with webhooks')} | ${fmt(rates(t.withHooks))} | ${median(rates(t.withHooks)).toFixed(0)} msg/s | ${range(rates(t.withHooks))} |`,
+            `| ${label(t, 'with / without, per pair')} | ${ratios.map(pct).join(', ')} | ${pct(ratio)} | ${pct(Math.min(...ratios))} to ${pct(Math.max(...ratios))} |`,
+          ]
+        }),
         '',
         'CPU time per message (median over the rounds of each kind):',
         '',
         '| | mail-ingest | api | receiver | the three together | load generator |',
         '|---|---:|---:|---:|---:|---:|',
-        `| without webhooks | ${ms(cpuOf(without, 'ingest'))} | ${ms(cpuOf(without, 'api'))} | ${ms(cpuOf(without, 'receiver'))} | ${ms(serverCpu(without))} | ${ms(cpuOf(without, 'loadGenerator'))} |`,
-        `| with webhooks | ${ms(cpuOf(withHooks, 'ingest'))} | ${ms(cpuOf(withHooks, 'api'))} | ${ms(cpuOf(withHooks, 'receiver'))} | ${ms(serverCpu(withHooks))} | ${ms(cpuOf(withHooks, 'loadGenerator'))} |`,
+        ...targets.flatMap((t) => [
+          `| ${label(t, 'without webhooks')} | ${ms(cpuOf(t.without, 'ingest'))} | ${ms(cpuOf(t.without, 'api'))} | ${ms(cpuOf(t.without, 'receiver'))} | ${ms(serverCpu(t.without))} | ${ms(cpuOf(t.without, 'loadGenerator'))} |`,
+          `| ${label(t, 'with webhooks')} | ${ms(cpuOf(t.withHooks, 'ingest'))} | ${ms(cpuOf(t.withHooks, 'api'))} | ${ms(cpuOf(t.withHooks, 'receiver'))} | ${ms(serverCpu(t.withHooks))} | ${ms(cpuOf(t.withHooks, 'loadGenerator'))} |`,
+        ]),
         '',
-        `mail-ingest's own CPU per message with webhooks: ${pct(ingestRatio)}. Last delivery of a round after its last \`250\`: median ${median(tails).toFixed(0)} ms (${range(tails)}).`,
+        ...targets.map((t) => {
+          const { ingestRatio, tails } = summary(t)
+          return `${targets.length > 1 ? `${t.name}: ` : ''}mail-ingest's own CPU per message with webhooks: ${pct(ingestRatio)}. Last delivery of a round after its last \`250\`: median ${median(tails).toFixed(0)} ms (${range(tails)}).`
+        }),
         '',
         `1-min load average after each pair: ${loads.map((l) => l.toFixed(1)).join(', ')}.`,
       ].join('\n'),
@@ -205,6 +237,6 @@ try {
   console.error(`api output:\n${stack.api.output().slice(-4000)}\nmail-ingest output:\n${stack.ingest?.output().slice(-4000)}`)
   throw error
 } finally {
-  await stack.stop()
+  await Promise.all([stack.stop(), baseline?.stop()])
   receiver.disconnect()
 }
