@@ -100,6 +100,7 @@ try {
   }
   interface Target {
     name: string
+    smtpPort: number
     plain: string[]
     hooked: string[]
     clients: SmtpClient[]
@@ -116,11 +117,12 @@ try {
       await setWebhook(s.apiUrl, a, hookUrl)
       hooked.push(a)
     }
-    const clients = await Promise.all(Array.from({ length: CONNECTIONS }, () => SmtpClient.open(s.smtpPort)))
-    return { name, plain, hooked, clients, cpuNow: cpuOfStack(s), without: [], withHooks: [] }
+    return { name, smtpPort: s.smtpPort, plain, hooked, clients: [], cpuNow: cpuOfStack(s), without: [], withHooks: [] }
   }
   const targets = [await prepare('this checkout', stack)]
   if (baseline) targets.push(await prepare('baseline', baseline))
+  // Opened once every stack has its inboxes: connections left idle while the other one is set up would time out.
+  for (const t of targets) t.clients = await Promise.all(Array.from({ length: CONNECTIONS }, () => SmtpClient.open(t.smtpPort)))
   const round = async (t: Target, inboxes: string[], tag: string, deliveries: boolean): Promise<Round> => {
     const before = deliveries ? await receivedCount() : 0
     const cpu0 = t.cpuNow()
@@ -223,9 +225,10 @@ try {
           `| ${label(t, 'with webhooks')} | ${ms(cpuOf(t.withHooks, 'ingest'))} | ${ms(cpuOf(t.withHooks, 'api'))} | ${ms(cpuOf(t.withHooks, 'receiver'))} | ${ms(serverCpu(t.withHooks))} | ${ms(cpuOf(t.withHooks, 'loadGenerator'))} |`,
         ]),
         '',
-        ...targets.map((t) => {
+        ...targets.flatMap((t, i) => {
           const { ingestRatio, tails } = summary(t)
-          return `${targets.length > 1 ? `${t.name}: ` : ''}mail-ingest's own CPU per message with webhooks: ${pct(ingestRatio)}. Last delivery of a round after its last \`250\`: median ${median(tails).toFixed(0)} ms (${range(tails)}).`
+          const line = `${targets.length > 1 ? `${t.name}: ` : ''}mail-ingest's own CPU per message with webhooks: ${pct(ingestRatio)}. Last delivery of a round after its last \`250\`: median ${median(tails).toFixed(0)} ms (${range(tails)}).`
+          return i === 0 ? [line] : ['', line]
         }),
         '',
         `1-min load average after each pair: ${loads.map((l) => l.toFixed(1)).join(', ')}.`,
