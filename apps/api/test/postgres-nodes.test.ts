@@ -1,9 +1,12 @@
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { sql } from 'kysely'
 import { afterEach, describe, expect, it } from 'vitest'
 import { openStorage } from '@tempbox/db'
-import { databaseUrl } from '@tempbox/db/testing'
+import { databaseUrl, migratedPostgresDatabase } from '@tempbox/db/testing'
 import type { App } from '../src/app.js'
 import { storageConfig } from '../src/config.js'
+import { buildTestApp } from './helper.js'
 import { twoNodes } from './two-nodes.js'
 import { deliver, generate, incomingMessage } from './email-fixtures.js'
 import { readEvents } from './sse-events.js'
@@ -186,5 +189,51 @@ describe('API nodes on one PostgreSQL', () => {
     await expect.poll(() => subjects(onLate)).toEqual(['committed second'])
     const [second, first] = [Number(onLate.events.at(-1)!.id), Number(onEarly.events.at(-1)!.id)]
     expect(second).toBeLessThan(first)
+  })
+
+  it('a webhook delivery that commits below one already read is still made', async () => {
+    const subjects: string[] = []
+    const receiver = createServer((req, res) => {
+      const chunks: Buffer[] = []
+      req.on('data', (c: Buffer) => chunks.push(c))
+      req.on('end', () => {
+        subjects.push((JSON.parse(Buffer.concat(chunks).toString('utf8')) as { message: { subject: string } }).message.subject)
+        res.writeHead(200).end()
+      })
+    })
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve))
+    cleanups.push(() => new Promise<void>((resolve) => (receiver.closeAllConnections(), receiver.close(() => resolve()))))
+    const hook = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`
+    const app = await buildTestApp({ DATABASE_URL: await migratedPostgresDatabase('late-delivery'), JWT_SECRET: 'a shared secret of the whole service, 32+ chars', WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE: 'true' })
+    apps.push(app)
+    const [early, late] = [await generate(app), await generate(app, undefined, '203.0.113.8')]
+    for (const address of [early, late]) {
+      const res = await app.inject({ method: 'PUT', url: `/api/email/${address}/webhook`, payload: { url: hook } })
+      expect(res.statusCode).toBe(201)
+    }
+    const inboxId = async (address: string) => (await app.db.selectFrom('inbox').select('id').where('address', '=', address).executeTakeFirstOrThrow()).id
+    const [nodeOne, nodeTwo] = [openStorage(storageConfig(app.config, { poolSize: 1 })), openStorage(storageConfig(app.config, { poolSize: 1 }))]
+    cleanups.push(() => nodeOne.close(), () => nodeTwo.close())
+
+    // As above: node one's delivery row takes its id, then waits for the webhook row this transaction holds; node two's
+    // delivery takes a higher id, commits, and is delivered first, so the loop has read past the lower id by then.
+    let slowWrite: Promise<number[]> | undefined
+    await app.db.transaction().execute(async (trx) => {
+      await sql`select id from webhook where inbox_id = ${await inboxId(late)} for update`.execute(trx)
+      slowWrite = nodeOne.messageWriter()([incomingMessage([await inboxId(late)], [late], { subject: 'committed second' })])
+      const blocked = sql<{ n: number }>`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`
+      await expect.poll(async () => (await blocked.execute(app.db)).rows[0]!.n).toBe(1)
+      await nodeTwo.messageWriter()([incomingMessage([await inboxId(early)], [early], { subject: 'committed first' })])
+      await expect.poll(() => subjects).toEqual(['committed first'])
+    })
+    await slowWrite
+    await expect.poll(() => subjects, { timeout: 10_000 }).toEqual(['committed first', 'committed second'])
+    // The one delivered second holds the lower id: it committed below what the loop had read.
+    const log = () =>
+      app.db.selectFrom('webhook_delivery as d').innerJoin('message as m', 'm.id', 'd.message_id').select(['m.subject', 'd.state']).orderBy('d.id').execute()
+    await expect.poll(log).toEqual([
+      { subject: 'committed second', state: 'delivered' },
+      { subject: 'committed first', state: 'delivered' },
+    ])
   })
 })
