@@ -174,6 +174,41 @@ describe.each(ENGINES)('storage on %s', (engine) => {
     }
   })
 
+  it('counts a batch in its inboxes and queues its webhook deliveries in message order, up to the per-inbox cap', async () => {
+    const hooked = await inbox('hooked')
+    const plain = await inbox('plain')
+    const webhook = await storage.db.insertInto('webhook').values({ inbox_id: hooked, url: 'https://hooks.example.test/in', secret: 's', created_at: 1 }).returning('id').executeTakeFirstOrThrow()
+    await storage.db.updateTable('webhook_queue').set({ max_pending_per_inbox: 2 }).execute()
+    const batch = [incoming('h1', [hooked]), incoming('p1', [plain]), incoming('h2', [hooked, plain]), incoming('h3', [hooked]), incoming('h4', [hooked])]
+    await storage.messageWriter()(batch)
+    const deliveries = await storage.db.selectFrom('webhook_delivery').innerJoin('message', 'message.id', 'webhook_delivery.message_id')
+      .select(['message.subject', 'webhook_delivery.state', 'webhook_delivery.webhook_id']).orderBy('webhook_delivery.id').execute()
+    expect(deliveries).toEqual([['h1', 'pending'], ['h2', 'pending'], ['h3', 'dropped'], ['h4', 'dropped']].map(([subject, state]) => ({ subject, state, webhook_id: webhook.id })))
+    expect(await storage.db.selectFrom('webhook').select('pending').executeTakeFirstOrThrow()).toEqual({ pending: 2 })
+    expect(await storage.db.selectFrom('webhook_queue').select(['pending', 'dropped']).executeTakeFirstOrThrow()).toEqual({ pending: 2, dropped: 2 })
+    const size = (subjects: string[]) => batch.filter((m) => subjects.includes(m.parsed.subject)).reduce((sum, m) => sum + m.source.size, 0)
+    expect(await storage.findActiveInbox('hooked@tempbox.test', Date.now())).toMatchObject({ messageCount: 4, bytesUsed: size(['h1', 'h2', 'h3', 'h4']) })
+    expect(await storage.findActiveInbox('plain@tempbox.test', Date.now())).toMatchObject({ messageCount: 2, bytesUsed: size(['p1', 'h2']) })
+  })
+
+  it('stores a batch with more attachments than one statement takes whole, or none of it', async () => {
+    const id = await inbox('many')
+    const withAttachments = (subject: string, count: number) => {
+      const message = incoming(subject, [id])
+      message.parsed.attachments = Array.from({ length: count }, (_, k) => (
+        { filename: `${subject}-${k}.txt`, contentType: 'text/plain', size: 1, contentId: null, isInline: false, content: Buffer.from([k % 256]) }))
+      return message
+    }
+    const write = storage.messageWriter()
+    const [first, second] = await write([withAttachments('first', 700), withAttachments('second', 700)])
+    const stored = await storage.db.selectFrom('attachment').select(['message_content_id', 'position', 'filename']).orderBy('message_content_id').orderBy('position').execute()
+    expect(stored).toEqual([[first, 'first'], [second, 'second']].flatMap(([contentId, subject]) =>
+      Array.from({ length: 700 }, (_, position) => ({ message_content_id: contentId, position, filename: `${subject}-${position}.txt` }))))
+    await expect(write([withAttachments('third', 1100), { ...incoming('orphan', [id + 99]) }])).rejects.toThrow()
+    expect(await storage.db.selectFrom('attachment').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).toEqual({ n: 1400 })
+    expect((await storage.db.selectFrom('message').select('subject').orderBy('id').execute()).map((r) => r.subject)).toEqual(['first', 'second'])
+  })
+
   it('measures the data it holds, checkpoints without error, and reports the free disk', async () => {
     const before = await storage.databaseBytes()
     // Random text: PostgreSQL would compress a repeated character to almost nothing.

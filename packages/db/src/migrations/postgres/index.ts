@@ -6,6 +6,7 @@ import * as m3002 from './2026_11_24_003002_delete_notifications.js'
 import * as m3101 from './2026_11_24_003101_bodies_stored_uncompressed.js'
 import * as m4001 from './2026_11_24_004001_shared_service_state.js'
 import * as m6001 from './2026_11_24_006001_change_notifications.js'
+import * as m11001 from './2026_11_25_001001_ingest_statement_triggers.js'
 
 /**
  * PostgreSQL's migrations (see ../index.ts). The baseline is SQLite's schema as of 2026_11_24_001201; later changes
@@ -25,4 +26,6 @@ export const POSTGRES_MIGRATIONS: Record<string, Migration> = {
   '2026_11_24_004001_shared_service_state': m4001,
   // PostgreSQL only: change notification of read state and inbox updates (SQLite's readers watch data_version).
   '2026_11_24_006001_change_notifications': m6001,
+  // PostgreSQL only: the per-message triggers run once per statement there (SQLite keeps its row triggers: same effect).
+  '2026_11_25_001001_ingest_statement_triggers': m11001,
 }

@@ -15,83 +15,138 @@ function pgText<T extends string | Buffer | null>(value: T): T | string {
   return pgText(value.toString('utf8'))
 }
 
+/** A message's content row, after its batch position (`ord`, from 1): what the statement's VALUES list takes per message. */
 const CONTENT_COLUMNS = [
-  'id', 'raw_body_is_text', 'recipients', 'headers', 'text', 'html', 'raw', 'derived_version', 'preview', 'html_text', 'codes', 'links',
-  'safe_html', 'has_remote_content', 'html_withheld',
+  ['raw_body_is_text', 'int'], ['recipients', 'text'], ['headers', 'text'], ['text', 'text'], ['html', 'text'], ['raw', 'bytea'],
+  ['derived_version', 'int'], ['preview', 'text'], ['html_text', 'text'], ['codes', 'text'], ['links', 'text'], ['safe_html', 'text'],
+  ['has_remote_content', 'int'], ['html_withheld', 'text'],
 ] as const
 
-function contentValues(id: number, { parsed, source, derived }: IncomingMessage): unknown[] {
+const ATTACHMENT_COLUMNS = [
+  ['position', 'int'], ['filename', 'text'], ['content_type', 'text'], ['size', 'bigint'], ['content_id', 'text'], ['is_inline', 'int'], ['content', 'bytea'],
+] as const
+
+function contentValues(ord: number, { parsed, source, derived }: IncomingMessage): unknown[] {
   // In CONTENT_COLUMNS' order.
   return [
-    id, source.bodyIsText ? 1 : 0, JSON.stringify(parsed.recipients), pgText(JSON.stringify(parsed.headers)), pgText(parsed.text), pgText(parsed.html), source.raw,
+    ord, source.bodyIsText ? 1 : 0, JSON.stringify(parsed.recipients), pgText(JSON.stringify(parsed.headers)), pgText(parsed.text), pgText(parsed.html), source.raw,
     derived.version, pgText(derived.preview), pgText(derived.htmlText), JSON.stringify(derived.codes), JSON.stringify(derived.links), pgText(derived.safeHtml),
     derived.hasRemoteContent ? 1 : 0, pgText(derived.htmlWithheld),
   ]
 }
 
-/** `($1, $2, …), ($16, …)`: `rows` rows of `columns` placeholders. */
-function placeholders(rows: number, columns: number): string {
+/**
+ * `rows` rows of `(ord, column…)` placeholders from `$first`, each cast to its column's type. Large values (raw, text,
+ * HTML, attachments) are parameters of their own: a Buffer is sent in binary, never hex-escaped into an array.
+ */
+function valuesList(rows: number, columns: readonly (readonly [string, string])[], first: number): string {
+  const types = ['int', ...columns.map(([, type]) => type)]
   const out: string[] = []
-  for (let r = 0; r < rows; r++) out.push(`(${Array.from({ length: columns }, (_, c) => `$${r * columns + c + 1}`).join(', ')})`)
+  for (let r = 0; r < rows; r++) out.push(`(${types.map((type, c) => `$${first + r * types.length + c}::${type}`).join(', ')})`)
   return out.join(', ')
 }
 
-/** Large values (raw, text, HTML) as parameters of their own: a Buffer is sent in binary, never hex-escaped into an array. */
-function insertContents(rows: number): pg.QueryConfig {
-  return {
-    // Named per row count (at most the ingest's batch size): PostgreSQL parses and plans each shape once per connection.
-    name: `tempbox_insert_content_${rows}`,
-    text: `INSERT INTO message_content (${CONTENT_COLUMNS.join(', ')}) VALUES ${placeholders(rows, CONTENT_COLUMNS.length)}`,
-  }
+/** The smallest power of two ≥ n: a batch's rows are padded to it, so few statement shapes exist (each parsed and planned once per connection). */
+function roundedUp(n: number): number {
+  return n <= 1 ? 1 : 2 ** Math.ceil(Math.log2(n))
 }
 
-/**
- * The small per-inbox rows as arrays, one statement whatever their number, which also NOTIFYs their ids (delivered at
- * COMMIT, in chunks a payload can hold: see notify.ts) and adds the `checking` rows — one round trip for all three.
- */
-const INSERT_LISTINGS = {
-  name: 'tempbox_insert_listings',
-  // A data-modifying WITH runs whether or not the outer query reads it: the sender checks' `checking` rows ride along.
-  text: `WITH checking AS (
-      INSERT INTO message_auth (message_content_id, status) SELECT unnest($10::bigint[]), 'checking'
-    ), listed AS (
-      INSERT INTO message (inbox_id, message_content_id, from_name, from_address, subject, sent_at, received_at, size, attachment_count)
-      SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::bigint[], $7::bigint[], $8::bigint[], $9::int[])
-      RETURNING id, inbox_id
-    ), numbered AS (SELECT id, inbox_id, (row_number() OVER () - 1) / ${IDS_PER_NOTIFICATION} AS chunk FROM listed)
-    SELECT pg_notify('${NEW_MAIL_CHANNEL}', json_build_object('m', json_agg(json_build_array(id, inbox_id)))::text) FROM numbered GROUP BY chunk`,
-}
-
-const INSERT_ATTACHMENTS_SQL = (rows: number) =>
-  `INSERT INTO attachment (message_content_id, position, filename, content_type, size, content_id, is_inline, content) VALUES ${placeholders(rows, 8)}`
-
-/** Attachment rows per statement: their contents are parameters of their own, and a statement takes at most 65,535. */
+/** Attachment rows the batch statement takes at most (a statement takes at most 65,535 parameters); more go in statements of their own. */
+const ATTACHMENTS_IN_STATEMENT = 1024
+/** Attachment rows per further statement. */
 const ATTACHMENTS_PER_STATEMENT = 256
 
+/** The batch statement's parameters before its VALUES lists. */
+const FIXED_PARAMETERS = 13
+
 /**
- * BEGIN, the lock and the id draw in ONE round trip: a simple-protocol query may hold several statements, and it takes no
- * parameters, so the inbox ids (integers, checked) are written into its text. The lock takes the batch's inboxes in id
- * order (two ingest nodes never wait on each other in a cycle) and reads what they hold: no other writer can add to them
- * before this transaction ends, so the quota check is exact across nodes. Content ids are drawn before the insert, so
- * the rows that point at them go in the same few statements; drawing ids the quota check then refuses only leaves a gap.
+ * The whole batch as ONE statement, which commits by itself: a batch costs one round trip and one parse and plan per
+ * connection and shape (a named statement), whatever its size. In order:
+ * - `locked` takes the batch's inboxes in id order (two ingest nodes never wait on each other in a cycle) and reads
+ *   what they hold, as committed by whoever held them before: no other writer can add to them until this commits, so
+ *   the quota check is exact across nodes;
+ * - `refused` is the first message that would take one of its inboxes past its quota, counting what the batch's earlier
+ *   messages add (`full`: how many of its inboxes), checked before anything is written (the window sorts all of
+ *   `locked` first); with one, `drawn` is empty and nothing is inserted;
+ * - `drawn` gives each message its content id, and the inserts join on it: contents, attachments, a listing row per
+ *   inbox (in batch order, so listing ids rise with it), the sender checks' `checking` rows;
+ * - `notified` NOTIFYs the listing ids (delivered at commit, in chunks a payload can hold: see notify.ts).
+ * Message-level values are arrays (`$2`–`$9`, by position in the batch); large values are in the VALUES lists, padded
+ * to a power of two with rows of NULLs, which join nothing.
  */
-function beginLockAndDraw(inboxIds: number[], count: number): string {
-  for (const id of [...inboxIds, count]) if (!Number.isSafeInteger(id)) throw new TypeError(`not an integer id: ${id}`)
-  return `BEGIN;
-    SELECT id, message_count, bytes_used FROM inbox WHERE id = ANY('{${inboxIds.join(',')}}'::bigint[]) ORDER BY id FOR UPDATE;
-    SELECT nextval(pg_get_serial_sequence('message_content', 'id'))::bigint AS id FROM generate_series(1, ${count})`
+function batchStatement(messageRows: number, attachmentRows: number): pg.QueryConfig {
+  const name = `tempbox_write_batch_${messageRows}_${attachmentRows}`
+  let statement = statements.get(name)
+  if (!statement) statements.set(name, (statement = { name, text: batchStatementText(messageRows, attachmentRows) }))
+  return statement
 }
+
+/** The batch statements built so far, by name: one per power of two of messages and of attachments (9 × 12 up to 256 and 1,024). */
+const statements = new Map<string, pg.QueryConfig>()
+
+function batchStatementText(messageRows: number, attachmentRows: number): string {
+  const contentsFrom = FIXED_PARAMETERS + 1
+  const attachmentsFrom = contentsFrom + messageRows * (CONTENT_COLUMNS.length + 1)
+  const attachments = attachmentRows === 0 ? '' : `
+    attached AS (
+      INSERT INTO attachment (message_content_id, ${ATTACHMENT_COLUMNS.map(([name]) => name).join(', ')})
+      SELECT d.id, ${ATTACHMENT_COLUMNS.map(([name]) => `a.${name}`).join(', ')}
+      FROM (VALUES ${valuesList(attachmentRows, ATTACHMENT_COLUMNS, attachmentsFrom)}) AS a (ord, ${ATTACHMENT_COLUMNS.map(([name]) => name).join(', ')})
+      JOIN drawn d ON d.ord = a.ord
+    ),`
+  return `WITH locked AS MATERIALIZED (
+      SELECT id, message_count, bytes_used FROM inbox WHERE id = ANY($1::bigint[]) ORDER BY id FOR UPDATE
+    ), batch AS MATERIALIZED (
+      SELECT * FROM unnest($2::bigint[], $3::text[], $4::text[], $5::text[], $6::bigint[], $7::bigint[], $8::int[], $9::bool[])
+        WITH ORDINALITY AS b (size, from_name, from_address, subject, sent_at, received_at, attachment_count, checking, ord)
+    ), pair AS MATERIALIZED (
+      SELECT * FROM unnest($10::int[], $11::bigint[]) AS p (ord, inbox_id)
+    ), refused AS MATERIALIZED (
+      SELECT ord, count(*) AS full_inboxes FROM (
+        SELECT p.ord, l.message_count + count(*) OVER w AS messages, l.bytes_used + sum(b.size) OVER w AS bytes
+        FROM pair p JOIN locked l ON l.id = p.inbox_id JOIN batch b ON b.ord = p.ord
+        WINDOW w AS (PARTITION BY p.inbox_id ORDER BY p.ord)
+      ) counted
+      WHERE messages > $12 OR bytes > $13
+      GROUP BY ord ORDER BY ord LIMIT 1
+    ), drawn AS MATERIALIZED (
+      SELECT ord, nextval(pg_get_serial_sequence('message_content', 'id'))::bigint AS id FROM batch WHERE NOT EXISTS (SELECT FROM refused)
+    ), contents AS (
+      INSERT INTO message_content (id, ${CONTENT_COLUMNS.map(([name]) => name).join(', ')})
+      SELECT d.id, ${CONTENT_COLUMNS.map(([name]) => `c.${name}`).join(', ')}
+      FROM (VALUES ${valuesList(messageRows, CONTENT_COLUMNS, contentsFrom)}) AS c (ord, ${CONTENT_COLUMNS.map(([name]) => name).join(', ')})
+      JOIN drawn d ON d.ord = c.ord
+    ),${attachments}
+    listed AS (
+      INSERT INTO message (inbox_id, message_content_id, from_name, from_address, subject, sent_at, received_at, size, attachment_count)
+      SELECT p.inbox_id, d.id, b.from_name, b.from_address, b.subject, b.sent_at, b.received_at, b.size, b.attachment_count
+      FROM pair p JOIN batch b ON b.ord = p.ord JOIN drawn d ON d.ord = p.ord ORDER BY p.ord
+      RETURNING id, inbox_id
+    ), checking AS (
+      INSERT INTO message_auth (message_content_id, status) SELECT d.id, 'checking' FROM batch b JOIN drawn d ON d.ord = b.ord WHERE b.checking
+    ), notified AS MATERIALIZED (
+      SELECT pg_notify('${NEW_MAIL_CHANNEL}', json_build_object('m', json_agg(json_build_array(id, inbox_id)))::text)
+      FROM (SELECT id, inbox_id, (row_number() OVER () - 1) / ${IDS_PER_NOTIFICATION} AS chunk FROM listed) l GROUP BY chunk
+    )
+    SELECT (SELECT array_agg(id ORDER BY ord) FROM drawn) AS ids, (SELECT ord FROM refused) AS refused, (SELECT full_inboxes FROM refused) AS full_inboxes,
+      (SELECT count(*) FROM notified) AS notifications`
+}
+
+/** The big statement's attachment rows beyond ATTACHMENTS_IN_STATEMENT, once the content ids are known. */
+const INSERT_ATTACHMENTS_SQL = (rows: number) =>
+  `INSERT INTO attachment (message_content_id, ${ATTACHMENT_COLUMNS.map(([name]) => name).join(', ')}) VALUES ${
+    Array.from({ length: rows }, (_, r) => `(${Array.from({ length: 8 }, (_, c) => `$${r * 8 + c + 1}`).join(', ')})`).join(', ')}`
 
 /** How long a measured database size is trusted: pg_database_size stats every file of the database. */
 const SIZE_TTL_MS = 1000
 
 /**
  * The ingest writer on PostgreSQL, with SQLite's semantics (storage/sqlite/write-messages.ts): a batch in ONE
- * transaction on one pooled connection, a message's content and attachments stored once however many of our
- * addresses it went to, per-inbox quotas refused as StoreRefusal (the inbox counters are kept by triggers), and the
- * content ids given only after COMMIT returned — with synchronous_commit on, once the WAL is flushed to disk.
- * A fixed number of statements per batch, whatever its size: on 2 cores the round trips and pg's per-query CPU
- * cost more than PostgreSQL's own work.
+ * transaction, a message's content and attachments stored once however many of our addresses it went to, per-inbox
+ * quotas refused as StoreRefusal (the inbox counters are kept by triggers), and the content ids given only after the
+ * commit returned — with synchronous_commit on, once the WAL is flushed to disk. On 2 cores the round trips and pg's
+ * per-query CPU cost more than PostgreSQL's own work, so a batch is one statement (see batchStatement), committed as it
+ * ends; only a batch with more attachments than it takes becomes a transaction of several.
  */
 export function createPostgresMessageWriter(pool: pg.Pool, limits: WriterLimits = NO_LIMITS, databaseBytes: () => Promise<number>): WriteMessages {
   let measured = { bytes: 0, at: -Infinity }
@@ -105,15 +160,23 @@ export function createPostgresMessageWriter(pool: pg.Pool, limits: WriterLimits 
     if (messages.length === 0) return []
     const incoming = messages.reduce((sum, m) => sum + m.source.size, 0)
     if (await storeFull(incoming)) throw new StoreRefusal('storage_full', 'the database reached its size cap')
+    const { statement, rest } = batchOf(messages, limits)
     const client = await pool.connect()
     let broken: Error | undefined
     try {
+      // A batch whose attachments do not all fit in the statement is a transaction of several (rare: over a thousand attachments).
+      if (rest.length === 0) return await runBatch(client, messages, statement)
+      await client.query('BEGIN')
       try {
-        const ids = await writeBatch(client, messages, limits)
+        const contentIds = await runBatch(client, messages, statement)
+        for (const row of rest) row[0] = contentIds[(row[0] as number) - 1]
+        for (let start = 0; start < rest.length; start += ATTACHMENTS_PER_STATEMENT) {
+          const chunk = rest.slice(start, start + ATTACHMENTS_PER_STATEMENT)
+          await client.query(INSERT_ATTACHMENTS_SQL(chunk.length), chunk.flat())
+        }
         await client.query('COMMIT')
-        return ids
+        return contentIds
       } catch (error) {
-        // Also after a failure inside the first query: its BEGIN already ran, so the transaction is open (aborted).
         await client.query('ROLLBACK').catch((rollbackError: Error) => (broken = rollbackError))
         throw error
       }
@@ -127,55 +190,55 @@ export function createPostgresMessageWriter(pool: pg.Pool, limits: WriterLimits 
   }
 }
 
-async function writeBatch(client: pg.PoolClient, messages: IncomingMessage[], limits: WriterLimits): Promise<number[]> {
+/** The batch statement with its values, and the attachment rows (`[ord, …]`) beyond what it takes. */
+function batchOf(messages: IncomingMessage[], limits: WriterLimits): { statement: pg.QueryConfig; rest: unknown[][] } {
   const inboxIds = [...new Set(messages.flatMap((m) => m.inboxIds))]
-  // pg types a multi-statement query's result as one result; it is one per statement.
-  const [, locked, drawn] = (await client.query(beginLockAndDraw(inboxIds, messages.length))) as unknown as pg.QueryResult[]
-  const holds = new Map(locked!.rows.map((r: { id: number; message_count: number; bytes_used: number }) => [r.id, { count: r.message_count, bytes: r.bytes_used }]))
-  for (const message of messages) checkQuota(message, holds, limits)
-  const contentIds = drawn!.rows.map((r: { id: number }) => r.id)
-
-  await client.query({ ...insertContents(messages.length), values: messages.flatMap((m, i) => contentValues(contentIds[i]!, m)) })
-
   const attachments = messages.flatMap((m, i) =>
-    m.parsed.attachments.map((a, position) => [contentIds[i], position, pgText(a.filename), pgText(a.contentType), a.size, pgText(a.contentId), a.isInline ? 1 : 0, a.content]),
+    m.parsed.attachments.map((a, position) => [i + 1, position, pgText(a.filename), pgText(a.contentType), a.size, pgText(a.contentId), a.isInline ? 1 : 0, a.content]),
   )
-  for (let start = 0; start < attachments.length; start += ATTACHMENTS_PER_STATEMENT) {
-    const chunk = attachments.slice(start, start + ATTACHMENTS_PER_STATEMENT)
-    await client.query(INSERT_ATTACHMENTS_SQL(chunk.length), chunk.flat())
-  }
+  const inStatement = attachments.slice(0, ATTACHMENTS_IN_STATEMENT)
+  const messageRows = roundedUp(messages.length)
+  const attachmentRows = inStatement.length === 0 ? 0 : roundedUp(inStatement.length)
 
-  const listing: unknown[][] = [[], [], [], [], [], [], [], [], []]
-  messages.forEach(({ inboxIds: to, parsed, receivedAt, source }, i) => {
+  const pairOrd: number[] = []
+  const pairInbox: number[] = []
+  messages.forEach(({ inboxIds: to }, i) => {
     for (const inboxId of to) {
-      const row = [inboxId, contentIds[i], pgText(parsed.from.name), pgText(parsed.from.address), pgText(parsed.subject), parsed.sentAt, receivedAt, source.size, parsed.attachments.length]
-      row.forEach((value, column) => listing[column]!.push(value))
+      pairOrd.push(i + 1)
+      pairInbox.push(inboxId)
     }
   })
-  const checking = contentIds.filter((_, i) => messages[i]!.envelope)
-  await client.query({ ...INSERT_LISTINGS, values: [...listing, checking] })
-  return contentIds
+  // In the order of the statement's $1–$13.
+  const values: unknown[] = [
+    inboxIds,
+    messages.map((m) => m.source.size),
+    messages.map((m) => pgText(m.parsed.from.name)),
+    messages.map((m) => pgText(m.parsed.from.address)),
+    messages.map((m) => pgText(m.parsed.subject)),
+    messages.map((m) => m.parsed.sentAt),
+    messages.map((m) => m.receivedAt),
+    messages.map((m) => m.parsed.attachments.length),
+    messages.map((m) => m.envelope !== undefined),
+    pairOrd,
+    pairInbox,
+    // No limit: NULL, which no count exceeds.
+    Number.isFinite(limits.maxMessagesPerInbox) ? limits.maxMessagesPerInbox : null,
+    Number.isFinite(limits.maxInboxBytes) ? limits.maxInboxBytes : null,
+  ]
+  messages.forEach((m, i) => values.push(...contentValues(i + 1, m)))
+  values.length += (messageRows - messages.length) * (CONTENT_COLUMNS.length + 1)
+  for (const row of inStatement) values.push(...row)
+  values.length += (attachmentRows - inStatement.length) * (ATTACHMENT_COLUMNS.length + 1)
+  return { statement: { ...batchStatement(messageRows, attachmentRows), values: Array.from(values, (v) => v ?? null) }, rest: attachments.slice(ATTACHMENTS_IN_STATEMENT) }
 }
 
-/**
- * Refuses the message when it would take any of its inboxes past its quota, counting what the batch's earlier messages
- * add (SQLite's triggers count them as they go; here the locked rows were read once).
- */
-function checkQuota(message: IncomingMessage, holds: Map<number, { count: number; bytes: number }>, limits: WriterLimits): void {
-  let full = 0
-  for (const inboxId of message.inboxIds) {
-    const h = holds.get(inboxId)
-    if (!h) continue
-    if (h.count + 1 > limits.maxMessagesPerInbox || h.bytes + message.source.size > limits.maxInboxBytes) full++
+/** Runs the batch statement: the content ids in batch order, or the quota's refusal. */
+async function runBatch(client: pg.PoolClient, messages: IncomingMessage[], statement: pg.QueryConfig): Promise<number[]> {
+  const { rows } = await client.query<{ ids: string[] | null; refused: number | null; full_inboxes: number | null }>(statement)
+  const { ids, refused, full_inboxes: full } = rows[0]!
+  if (refused !== null) {
+    const to = messages[refused - 1]!.inboxIds.length
+    throw new StoreRefusal(full === to ? 'mailbox_full' : 'some_mailboxes_full', `${full} of ${to} inboxes full`)
   }
-  if (full > 0) {
-    throw new StoreRefusal(full === message.inboxIds.length ? 'mailbox_full' : 'some_mailboxes_full', `${full} of ${message.inboxIds.length} inboxes full`)
-  }
-  for (const inboxId of message.inboxIds) {
-    const h = holds.get(inboxId)
-    if (h) {
-      h.count++
-      h.bytes += message.source.size
-    }
-  }
+  return ids!.map(Number)
 }
