@@ -66,7 +66,7 @@ const FIXED_PARAMETERS = 13
  *   what they hold, as committed by whoever held them before: no other writer can add to them until this commits, so
  *   the quota check is exact across nodes;
  * - `refused` is the first message that would take one of its inboxes past its quota, counting what the batch's earlier
- *   messages add (`full`: how many of its inboxes), checked before anything is written (the window sorts all of
+ *   messages add (`full_inboxes`: how many of its inboxes), checked before anything is written (the window sorts all of
  *   `locked` first); with one, `drawn` is empty and nothing is inserted;
  * - `drawn` gives each message its content id, and the inserts join on it: contents, attachments, a listing row per
  *   inbox (in batch order, so listing ids rise with it), the sender checks' `checking` rows;
