@@ -2,12 +2,21 @@ import { sql, type Kysely } from 'kysely'
 
 /**
  * The triggers that run for every stored message become statement-level on PostgreSQL, so a batch of ingest pays for
- * them once rather than per row (they were most of the server's CPU per listing row beside the row itself): the quota
+ * them once rather than per row (PL/pgSQL ran an UPDATE of the inbox and a webhook look-up for every listing row): the quota
  * counters are added per inbox from the statement's new rows (one UPDATE per statement), and webhook deliveries are
  * looked for once per statement — row by row, in id order, only for rows whose inbox has a webhook, so the caps count
  * exactly as before. Same trigger names, same effects as SQLite's row triggers (which cost little there: no planner,
  * no executor per statement). Deletion keeps its row triggers.
  */
+
+/** The baseline's delivery for one stored message `row` (under the caps as they stand: its own trigger counts it). */
+const enqueue = (row: string) => `INSERT INTO webhook_delivery (delivery_id, webhook_id, message_id, state, created_at, next_attempt_at)
+    SELECT replace(gen_random_uuid()::text, '-', ''), w.id, ${row}.id,
+      CASE WHEN w.pending < q.max_pending_per_inbox AND q.pending < q.max_pending THEN 'pending' ELSE 'dropped' END,
+      ${row}.received_at, ${row}.received_at
+    FROM webhook w JOIN webhook_queue q ON q.id = 1
+    WHERE w.inbox_id = ${row}.inbox_id;`
+
 const UP = [
   `DROP TRIGGER inbox_quota_add ON message`,
   `CREATE OR REPLACE FUNCTION inbox_quota_add() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -26,12 +35,7 @@ const UP = [
   BEGIN
     -- One row at a time: each INSERT's own trigger counts the delivery before the next row's caps are read.
     FOR m IN SELECT n.id, n.inbox_id, n.received_at FROM new_message n WHERE EXISTS (SELECT FROM webhook w WHERE w.inbox_id = n.inbox_id) ORDER BY n.id LOOP
-      INSERT INTO webhook_delivery (delivery_id, webhook_id, message_id, state, created_at, next_attempt_at)
-      SELECT replace(gen_random_uuid()::text, '-', ''), w.id, m.id,
-             CASE WHEN w.pending < q.max_pending_per_inbox AND q.pending < q.max_pending THEN 'pending' ELSE 'dropped' END,
-             m.received_at, m.received_at
-      FROM webhook w JOIN webhook_queue q ON q.id = 1
-      WHERE w.inbox_id = m.inbox_id;
+      ${enqueue('m')}
     END LOOP;
     RETURN NULL;
   END $$`,
@@ -57,12 +61,7 @@ const DOWN = [
   `DROP TRIGGER message_webhook_enqueue ON message`,
   `CREATE OR REPLACE FUNCTION message_webhook_enqueue() RETURNS trigger LANGUAGE plpgsql AS $$
   BEGIN
-    INSERT INTO webhook_delivery (delivery_id, webhook_id, message_id, state, created_at, next_attempt_at)
-    SELECT replace(gen_random_uuid()::text, '-', ''), w.id, NEW.id,
-           CASE WHEN w.pending < q.max_pending_per_inbox AND q.pending < q.max_pending THEN 'pending' ELSE 'dropped' END,
-           NEW.received_at, NEW.received_at
-    FROM webhook w JOIN webhook_queue q ON q.id = 1
-    WHERE w.inbox_id = NEW.inbox_id;
+    ${enqueue('NEW')}
     RETURN NULL;
   END $$`,
   `CREATE TRIGGER message_webhook_enqueue AFTER INSERT ON message FOR EACH ROW EXECUTE FUNCTION message_webhook_enqueue()`,
