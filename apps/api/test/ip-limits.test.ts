@@ -79,3 +79,81 @@ describe('AddressLimiter: active addresses', () => {
     expect(entries.size).toBe(0)
   })
 })
+
+describe('AddressLimiter: what a client keeps after release, free and sweep', () => {
+  it('says how many active addresses in its refusal', () => {
+    const limiter = new AddressLimiter(2, 100)
+    limiter.reserve('203.0.113.11', T0 + DAY, T0)
+    limiter.reserve('203.0.113.11', T0 + DAY, T0)
+    expect(() => limiter.reserve('203.0.113.11', T0 + DAY, T0)).toThrow(
+      'You already have 2 active addresses. Release one you no longer need, or wait until one expires.',
+    )
+  })
+
+  it('release and free of a client it holds nothing for (never seen, or swept) change nothing and do not throw', () => {
+    const limiter = new AddressLimiter(1, 1)
+    expect(() => limiter.release('203.0.113.12', T0 + DAY, T0)).not.toThrow()
+    expect(() => limiter.free('203.0.113.12', T0 + DAY)).not.toThrow()
+    expect(attempt(limiter, '203.0.113.12', T0)).toBe('ok')
+    expect(attempt(limiter, '203.0.113.12', T0 + 1)).toBe('rate_limited')
+  })
+
+  it('a reservation released twice gives back one place, not another address’s', () => {
+    const limiter = new AddressLimiter(2, 100)
+    const ip = '203.0.113.13'
+    limiter.reserve(ip, T0 + DAY, T0)
+    limiter.reserve(ip, T0 + 2 * DAY, T0 + 1)
+    limiter.release(ip, T0 + 2 * DAY, T0 + 1)
+    limiter.release(ip, T0 + 2 * DAY, T0 + 1)
+    expect(attempt(limiter, ip, T0 + 2, T0 + 3 * DAY)).toBe('ok')
+    expect(attempt(limiter, ip, T0 + 3)).toBe('too_many_active_addresses')
+  })
+
+  it('releasing one of two reservations keeps the other one counting, hourly and active', () => {
+    const hourly = new AddressLimiter(100, 2)
+    hourly.reserve('203.0.113.14', T0 + DAY, T0)
+    hourly.reserve('203.0.113.14', T0 + DAY, T0 + 1)
+    hourly.release('203.0.113.14', T0 + DAY, T0 + 1)
+    expect(attempt(hourly, '203.0.113.14', T0 + 2)).toBe('ok')
+    expect(attempt(hourly, '203.0.113.14', T0 + 3)).toBe('rate_limited')
+
+    const active = new AddressLimiter(2, 100)
+    active.reserve('203.0.113.15', T0 + DAY, T0)
+    active.reserve('203.0.113.15', T0 + DAY, T0 + 1)
+    active.free('203.0.113.15', T0 + DAY)
+    expect(attempt(active, '203.0.113.15', T0 + 2)).toBe('ok')
+    expect(attempt(active, '203.0.113.15', T0 + 3)).toBe('too_many_active_addresses')
+  })
+
+  it('a release after the hour keeps the client’s older address that is still alive', () => {
+    const limiter = new AddressLimiter(2, 100)
+    const ip = '203.0.113.19'
+    limiter.reserve(ip, T0 + DAY, T0)
+    // Its hourly count has run out; the address of the reservation given back here was never created.
+    limiter.reserve(ip, T0 + DAY, T0 + HOUR + 1)
+    limiter.release(ip, T0 + DAY, T0 + HOUR + 1)
+    expect(attempt(limiter, ip, T0 + HOUR + 2)).toBe('ok')
+    expect(attempt(limiter, ip, T0 + HOUR + 3)).toBe('too_many_active_addresses')
+  })
+
+  it('freeing the last active address keeps the hourly count', () => {
+    const limiter = new AddressLimiter(5, 2)
+    const ip = '203.0.113.16'
+    limiter.reserve(ip, T0 + DAY, T0)
+    limiter.free(ip, T0 + DAY)
+    expect(attempt(limiter, ip, T0 + 1)).toBe('ok')
+    expect(attempt(limiter, ip, T0 + 2)).toBe('rate_limited')
+  })
+
+  it('the sweep keeps an address alive past its hour, and an hour’s count past its addresses’ expiry', () => {
+    const longLived = new AddressLimiter(1, 100)
+    longLived.reserve('203.0.113.17', T0 + DAY, T0)
+    longLived.sweep(T0 + HOUR + 1)
+    expect(attempt(longLived, '203.0.113.17', T0 + HOUR + 2)).toBe('too_many_active_addresses')
+
+    const shortLived = new AddressLimiter(100, 1)
+    shortLived.reserve('203.0.113.18', T0 + 10 * MINUTE, T0)
+    shortLived.sweep(T0 + 20 * MINUTE)
+    expect(attempt(shortLived, '203.0.113.18', T0 + 30 * MINUTE)).toBe('rate_limited')
+  })
+})
