@@ -69,6 +69,20 @@ describe('AddressLimiter: active addresses', () => {
     expect(attempt(limiter, ip, T0 + 2)).toBe('rate_limited')
   })
 
+  it('forgets a client at once when a release or free leaves nothing of theirs, without waiting for the sweep', () => {
+    const limiter = new AddressLimiter(5, 5)
+    const entries = (limiter as unknown as { entries: Map<string, unknown> }).entries
+    limiter.reserve('203.0.113.22', T0 + DAY, T0)
+    limiter.release('203.0.113.22', T0 + DAY, T0)
+    expect(entries.size).toBe(0)
+    limiter.reserve('203.0.113.23', T0 + DAY, T0)
+    // A check past the hour drops the hourly count; freeing the one live address then leaves nothing.
+    limiter.check('203.0.113.23', T0 + HOUR + 1)
+    expect(entries.size).toBe(1)
+    limiter.free('203.0.113.23', T0 + DAY)
+    expect(entries.size).toBe(0)
+  })
+
   it('forgets a client once nothing of theirs limits anything (sweep)', () => {
     const limiter = new AddressLimiter(5, 5)
     limiter.reserve('203.0.113.10', T0 + HOUR, T0)
@@ -132,6 +146,27 @@ describe('AddressLimiter: what a client keeps after release, free and sweep', ()
     // Its hourly count has run out; the address of the reservation given back here was never created.
     limiter.reserve(ip, T0 + DAY, T0 + HOUR + 1)
     limiter.release(ip, T0 + DAY, T0 + HOUR + 1)
+    expect(attempt(limiter, ip, T0 + HOUR + 2)).toBe('ok')
+    expect(attempt(limiter, ip, T0 + HOUR + 3)).toBe('too_many_active_addresses')
+  })
+
+  it('a release keeps the hour’s count of an address that has already expired', () => {
+    const limiter = new AddressLimiter(100, 2)
+    const ip = '203.0.113.20'
+    limiter.reserve(ip, T0 + 10 * MINUTE, T0)
+    limiter.reserve(ip, T0 + DAY, T0 + 20 * MINUTE)
+    limiter.release(ip, T0 + DAY, T0 + 20 * MINUTE)
+    expect(attempt(limiter, ip, T0 + 21 * MINUTE)).toBe('ok')
+    expect(attempt(limiter, ip, T0 + 22 * MINUTE)).toBe('rate_limited')
+  })
+
+  it('a free after the hour keeps the client’s other address that is still alive', () => {
+    const limiter = new AddressLimiter(2, 100)
+    const ip = '203.0.113.21'
+    limiter.reserve(ip, T0 + DAY, T0)
+    limiter.reserve(ip, T0 + 2 * DAY, T0)
+    expect(attempt(limiter, ip, T0 + HOUR + 1)).toBe('too_many_active_addresses')
+    limiter.free(ip, T0 + DAY)
     expect(attempt(limiter, ip, T0 + HOUR + 2)).toBe('ok')
     expect(attempt(limiter, ip, T0 + HOUR + 3)).toBe('too_many_active_addresses')
   })
