@@ -2,7 +2,7 @@ import { openStorage, toStoredSource, type IncomingMessage, type WriteMessages }
 import { deriveParsed } from '@tempbox/mail-derive'
 import type { App } from '../src/app.js'
 import { storageConfig } from '../src/config.js'
-import { nextTurn } from './helper.js'
+import { nextTurn, onPostgres } from './helper.js'
 
 export interface TestMail {
   subject?: string
@@ -86,7 +86,9 @@ export function incomingMessage(inboxIds: number[], addresses: string[], mail: T
 export async function deliverToAll(app: App, addresses: string[], mail: TestMail = {}): Promise<number[]> {
   const inboxes = await app.db.selectFrom('inbox').select(['id', 'address']).where('address', 'in', addresses).execute()
   const inboxIds = addresses.map((a) => inboxes.find((i) => i.address === a)!.id)
+  const heard = onPostgres ? heardBy(app, inboxIds) : null
   await ingestWriter(app)([incomingMessage(inboxIds, addresses, mail)])
+  await heard
   const ids = []
   for (const inboxId of inboxIds) {
     ids.push((await app.db.selectFrom('message').select('id').where('inbox_id', '=', inboxId).orderBy('id', 'desc').executeTakeFirstOrThrow()).id)
@@ -94,4 +96,30 @@ export async function deliverToAll(app: App, addresses: string[], mail: TestMail
   // The 250 goes back over SMTP before anyone asks the api: the next request comes in a later turn.
   await nextTurn()
   return ids
+}
+
+/** Per app, the inboxes a delivery waits to hear about, and what to call when it does. */
+const hearing = new WeakMap<App, Map<number, () => void>>()
+
+/**
+ * On PostgreSQL the api hears of another node's commit by notification, a moment after it: a request sent at once
+ * could still find the inbox's cached first page. A user's next request comes after the 250 has crossed SMTP, so the
+ * tests wait, as that user does, until the api has heard of the mail (each inbox's change reaching its caches).
+ */
+function heardBy(app: App, inboxIds: number[]): Promise<void> {
+  let waiting = hearing.get(app)
+  if (!waiting) {
+    const map = new Map<number, () => void>()
+    app.mailWatcher.onInboxChange((inboxId) => {
+      map.get(inboxId)?.()
+      map.delete(inboxId)
+    })
+    hearing.set(app, (waiting = map))
+  }
+  const all = Promise.all(inboxIds.map((id) => new Promise<void>((resolve) => waiting.set(id, resolve))))
+  let timer: NodeJS.Timeout | undefined
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`the api did not hear of the delivery to inboxes ${inboxIds.join(', ')} within 20 s`)), 20_000)
+  })
+  return Promise.race([all.then(() => undefined), deadline]).finally(() => clearTimeout(timer))
 }
