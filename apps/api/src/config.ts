@@ -32,6 +32,8 @@ export interface Config {
   sseHeartbeatMs: number
   /** Bytes of inbox first pages kept ready to send (per API process). */
   listingCacheBytes: number
+  /** Message views kept as the bytes a GET sends, per API process (MESSAGE_VIEW_CACHE_MB). */
+  messageViewCacheBytes: number
   /** Trusted proxy setting handed to Fastify's `trustProxy` (false, true, a hop count or a list of addresses/CIDRs). */
   trustProxy: boolean | number | string
   /** Send Strict-Transport-Security: TLS is terminated in front of us, so browsers must never use plain HTTP. */
@@ -146,6 +148,7 @@ export function loadConfig(env: Env = process.env): Config {
     guessLimitPerMinute: int('GUESS_LIMIT_PER_MINUTE', 30, 1),
     sseHeartbeatMs: int('SSE_HEARTBEAT_MS', 15_000, 1),
     listingCacheBytes: int('LISTING_CACHE_MB', 32, 1) * 1024 * 1024,
+    messageViewCacheBytes: int('MESSAGE_VIEW_CACHE_MB', 32, 1) * 1024 * 1024,
     messageTextMaxChars: int('MESSAGE_TEXT_MAX_CHARS', 256 * 1024, 1),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     // In production behind a trusted proxy, TLS is what that proxy is there for; HSTS=false/true overrides.

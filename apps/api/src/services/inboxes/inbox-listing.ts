@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto'
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib'
+import { ByteBudgetCache } from './byte-budget-cache.js'
 
 /** Below this size compression saves less than its headers cost. */
 const COMPRESS_MIN_BYTES = 1024
@@ -54,57 +55,8 @@ export class Listing {
  * count once they exist). Only first pages are kept: they are what the 10-second polls ask for, and each is at most
  * one default-sized page, so the budget bounds the cache however large the inboxes grow.
  */
-export class ListingCache {
-  private readonly entries = new Map<number, { listing: Listing; bytes: number }>()
-  private total = 0
-
-  constructor(private readonly maxBytes: number) {}
-
-  get(inboxId: number): Listing | undefined {
-    const entry = this.entries.get(inboxId)
-    if (!entry) return undefined
-    // Re-inserting moves it to the end: Map order is the recency order. Encodings made since the last read count now.
-    this.entries.delete(inboxId)
-    this.total += entry.listing.bytes - entry.bytes
-    entry.bytes = entry.listing.bytes
-    this.entries.set(inboxId, entry)
-    this.evict()
-    return entry.listing
-  }
-
-  set(inboxId: number, listing: Listing): void {
-    this.delete(inboxId)
-    if (listing.bytes > this.maxBytes) return
-    this.entries.set(inboxId, { listing, bytes: listing.bytes })
-    this.total += listing.bytes
-    this.evict()
-  }
-
-  delete(inboxId: number): void {
-    const entry = this.entries.get(inboxId)
-    if (!entry) return
-    this.entries.delete(inboxId)
-    this.total -= entry.bytes
-  }
-
-  clear(): void {
-    this.entries.clear()
-    this.total = 0
-  }
-
-  get size(): number {
-    return this.entries.size
-  }
-
-  get heldBytes(): number {
-    return this.total
-  }
-
-  private evict(): void {
-    while (this.total > this.maxBytes) {
-      const oldest = this.entries.keys().next()
-      if (oldest.done) return
-      this.delete(oldest.value)
-    }
+export class ListingCache extends ByteBudgetCache<number, Listing> {
+  constructor(maxBytes: number) {
+    super(maxBytes, (listing) => listing.bytes)
   }
 }
