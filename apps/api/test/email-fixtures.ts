@@ -98,8 +98,8 @@ export async function deliverToAll(app: App, addresses: string[], mail: TestMail
   return ids
 }
 
-/** Per app, the inboxes a delivery waits to hear about, and what to call when it does. */
-const hearing = new WeakMap<App, Map<number, () => void>>()
+/** Per app, the deliveries waiting to hear of each inbox's change (several may wait on one inbox at once). */
+const hearing = new WeakMap<App, Map<number, (() => void)[]>>()
 
 /**
  * On PostgreSQL the api hears of another node's commit by notification, a moment after it: a request sent at once
@@ -109,14 +109,14 @@ const hearing = new WeakMap<App, Map<number, () => void>>()
 function heardBy(app: App, inboxIds: number[]): Promise<void> {
   let waiting = hearing.get(app)
   if (!waiting) {
-    const map = new Map<number, () => void>()
+    const map = new Map<number, (() => void)[]>()
     app.mailWatcher.onInboxChange((inboxId) => {
-      map.get(inboxId)?.()
+      for (const resolve of map.get(inboxId) ?? []) resolve()
       map.delete(inboxId)
     })
     hearing.set(app, (waiting = map))
   }
-  const all = Promise.all(inboxIds.map((id) => new Promise<void>((resolve) => waiting.set(id, resolve))))
+  const all = Promise.all(inboxIds.map((id) => new Promise<void>((resolve) => waiting.set(id, [...(waiting.get(id) ?? []), resolve]))))
   let timer: NodeJS.Timeout | undefined
   const deadline = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`the api did not hear of the delivery to inboxes ${inboxIds.join(', ')} within 20 s`)), 20_000)
