@@ -5,6 +5,7 @@ import { deriveView } from './derive-view.js'
 import type { SmtpEnvelope } from './mail-auth/check.js'
 import { sendAuthJobs } from './mail-auth/job.js'
 import { startAuthChecker } from './mail-auth/start.js'
+import { storeVerdictsFrom } from './mail-auth/store-verdicts.js'
 import { parseMessage } from './parse-message.js'
 import type { ParseRequest, PipelineReply } from './pipeline-messages.js'
 import { createMessageStore } from './store-message.js'
@@ -64,8 +65,8 @@ export function createIngestPipeline(storage: Storage, config: Config): IngestPi
   }
   const channels = load.map(() => new MessageChannel())
   const checkpointChannel = new MessageChannel()
-  const auth = startAuthChecker(config, storage, 1, authCrashed)
-  const authPort = auth?.ports[0] ?? null
+  const auth = startAuthChecker(config, storage, authCrashed)
+  const authPort = auth?.port ?? null
   const writer = startWorker(new URL('./store-worker.ts', import.meta.url), {
     workerData: {
       // The writer uses one connection at a time.
@@ -111,17 +112,19 @@ export function createIngestPipeline(storage: Storage, config: Config): IngestPi
         parsers[parser]!.worker.postMessage(request, movableMemory([raw]))
       }),
     close: async () => {
+      // First, while the store worker still stores the verdicts sent to it, the sender check stores what is left.
+      await auth?.stop()
       // All marked as stopping at once: a worker whose peers are gone has nothing left to wait for and exits by
       // itself, which would otherwise count as a crash.
       await Promise.all([...parsers.map((p) => p.stop()), writer.stop(), checkpointer.stop()])
-      await auth?.stop()
     },
   }
 }
 
 function createInProcessPipeline(storage: Storage, config: Config): IngestPipeline {
-  const auth = startAuthChecker(config, storage, 1, authCrashed)
-  const authPort = auth?.ports[0]
+  const auth = startAuthChecker(config, storage, authCrashed)
+  const authPort = auth?.port
+  if (authPort) storeVerdictsFrom(authPort, storage)
   const store = createMessageStore(storage.messageWriter(writerLimits(config)), {
     maxBatchMessages: config.maxBatchMessages,
     onCommitted: authPort ? (messages, contentIds) => sendAuthJobs(authPort, messages, contentIds) : undefined,

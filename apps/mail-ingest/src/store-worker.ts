@@ -9,6 +9,7 @@ import type { CommitNotice, PipelineReply, StoreRequest } from './pipeline-messa
 import { createMessageStore, walBytesOf } from './store-message.js'
 import { asBuffer, signalReady } from './worker-rpc.js'
 import { sendAuthJobs } from './mail-auth/job.js'
+import { storeVerdictsFrom } from './mail-auth/store-verdicts.js'
 
 /** 16 times SQLite's default WAL size. */
 const SAFETY_CHECKPOINT_BYTES = 64 * 1024 * 1024
@@ -19,7 +20,7 @@ const { database, maxBatchMessages, limits, parserPorts, checkpointPort, authPor
   limits: WriterLimits
   parserPorts: MessagePort[]
   checkpointPort: MessagePort
-  /** To the sender-check worker; null when the check is off. */
+  /** To the sender-check worker, and its verdicts back; null when the check is off. */
   authPort: MessagePort | null
 }
 const storage = openStorage(database)
@@ -31,6 +32,7 @@ const store = createMessageStore(storage.messageWriter(limits, { autocheckpointB
     if (authPort) sendAuthJobs(authPort, messages, contentIds)
   },
 })
+if (authPort) storeVerdictsFrom(authPort, storage)
 
 // The answers of one commit go to the SMTP thread in one message: they settle together (one microtask after another),
 // and the flush queued behind the first of them runs after the last.

@@ -1,35 +1,27 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createDb, migrateToLatest, openStorage, type Db } from '@tempbox/db'
+import { migrateToLatest, openStorage, type Db, type Storage } from '@tempbox/db'
+import { ENGINES, freshPostgresDatabase } from '@tempbox/db/testing'
 import nodemailer from 'nodemailer'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { loadConfig } from '../src/config.js'
+import { loadConfig, storageConfig } from '../src/config.js'
 import { createSmtpServer, type IngestServer } from '../src/smtp-server.js'
 import { dmarcReject, plainMail, signingDomain, signMail } from '../../../tests/support/dkim.js'
 
 const DOMAIN = 'tempbox.test'
 const github = signingDomain('github.com')
 let dataDir: string
+/** DATABASE_URL of the engine under test: a database of its own on the run's PostgreSQL, or none (the SQLite file). */
+let databaseUrl: string | undefined
+let testStorage: Storage
 let db: Db
-
-beforeAll(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), 'mail-auth-smtp-'))
-  writeFileSync(join(dataDir, 'dns.json'), JSON.stringify({ ...github.zone, ...dmarcReject('github.com') }))
-  db = createDb({ path: join(dataDir, 'tempbox.sqlite') }).db
-  await migrateToLatest(db)
-})
-
-afterAll(async () => {
-  await db.destroy()
-  rmSync(dataDir, { recursive: true, force: true })
-})
 
 async function withIngest(env: Record<string, string>, run: (send: (raw: string, to: string) => Promise<void>) => Promise<void>) {
   const config = loadConfig({
-    SMTP_PORT: '0', SMTP_CLOSE_TIMEOUT_MS: '0', DATABASE_PATH: join(dataDir, 'tempbox.sqlite'), MAIL_DOMAINS: DOMAIN, MAIL_AUTH_DNS_FIXTURE: join(dataDir, 'dns.json'), ...env,
+    SMTP_PORT: '0', SMTP_CLOSE_TIMEOUT_MS: '0', DATABASE_PATH: join(dataDir, 'tempbox.sqlite'), DATABASE_URL: databaseUrl ?? '', MAIL_DOMAINS: DOMAIN, MAIL_AUTH_DNS_FIXTURE: join(dataDir, 'dns.json'), ...env,
   })
-  const storage = openStorage({ path: config.databasePath })
+  const storage = openStorage(storageConfig(config))
   const ingest: IngestServer = createSmtpServer({ storage, config })
   const port = await ingest.listen()
   const transport = nodemailer.createTransport({ host: '127.0.0.1', port, secure: false, ignoreTLS: true, name: 'mail.github.com' })
@@ -57,7 +49,21 @@ async function authOf(address: string) {
     .executeTakeFirst()
 }
 
-describe('the sender check over SMTP', { timeout: 120_000 }, () => {
+describe.each(ENGINES)('the sender check over SMTP, on %s', { timeout: 120_000 }, (engine) => {
+  beforeAll(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'mail-auth-smtp-'))
+    writeFileSync(join(dataDir, 'dns.json'), JSON.stringify({ ...github.zone, ...dmarcReject('github.com') }))
+    databaseUrl = engine === 'postgres' ? await freshPostgresDatabase('mail_auth') : undefined
+    testStorage = openStorage({ path: join(dataDir, 'tempbox.sqlite'), url: databaseUrl })
+    db = testStorage.db
+    await migrateToLatest(db)
+  })
+
+  afterAll(async () => {
+    await testStorage.close()
+    rmSync(dataDir, { recursive: true, force: true })
+  })
+
   it('stores pass for a signed mail once checked, after the 250 (parse and store workers)', async () => {
     const to = await createInbox('signed-mail')
     await withIngest({}, async (send) => {

@@ -119,6 +119,8 @@ describe.each(ENGINES)('storage on %s', (engine) => {
     expect(await statuses()).toEqual([{ message_content_id: first, status: 'checking' }, { message_content_id: second, status: 'checking' }])
     await storage.writeVerdicts([[first!, { status: 'pass', details: '{}', authenticationResults: 'spf=pass' }]], 1234)
     expect(await statuses()).toEqual([{ message_content_id: first, status: 'pass' }, { message_content_id: second, status: 'checking' }])
+    // Verdicts skip SQLite's fsync on the writer's connection; its message commits after them must be durable again (FULL).
+    if (engine === 'sqlite') expect((await sql<{ synchronous: number }>`pragma synchronous`.execute(storage.db)).rows).toEqual([{ synchronous: 2 }])
     expect(await storage.settleLeftoverChecks(5678)).toBe(1)
     expect(await storage.db.selectFrom('message_auth').select(['status', 'checked_at']).where('message_content_id', '=', second!).executeTakeFirst()).toEqual({ status: 'unknown', checked_at: 5678 })
     // A message to an inbox that does not exist fails the whole batch: nothing of it is stored.

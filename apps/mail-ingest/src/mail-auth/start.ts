@@ -8,35 +8,42 @@ import { STOPPED, type AuthWorkerCommand } from './protocol.js'
 const STOP_WAIT_MS = 2_000
 
 export interface AuthChecker {
-  /** Where committed messages go to be checked: one port per thread that commits. */
-  ports: MessagePort[]
+  /**
+   * Where committed messages go to be checked, for the one thread that commits them; their verdicts come back on it, for
+   * that thread to store (store-verdicts.ts).
+   */
+  port: MessagePort
   /**
    * Settles once the rows a stopped run left `checking` are marked unknown: nobody will check them now. Ingest listens
    * only after it (in the sender-check worker the settle raced the first mail of the run and marked it unknown).
    */
   ready: Promise<void>
-  /** Call after the threads posting jobs have stopped: what was not checked is stored as unknown. */
+  /**
+   * What was not checked is stored as unknown, by the worker itself. Call it before the committing thread stops, so that
+   * verdicts already sent there are stored (one sent in the last moment may be lost: it reads "checking" until the next
+   * start marks it unknown).
+   */
   stop: () => Promise<void>
 }
 
-/** Starts the sender-check worker with `senders` job channels, or returns null when MAIL_AUTH=off. */
-export function startAuthChecker(config: Config, storage: Pick<Storage, 'settleLeftoverChecks'>, senders: number, onCrash: (error: Error) => void): AuthChecker | null {
+/** Starts the sender-check worker, or returns null when MAIL_AUTH=off. */
+export function startAuthChecker(config: Config, storage: Pick<Storage, 'settleLeftoverChecks'>, onCrash: (error: Error) => void): AuthChecker | null {
   if (!config.mailAuth.enabled) return null
   const ready = storage.settleLeftoverChecks(Date.now()).then((settled) => {
     if (settled > 0) console.log(`[mail-auth] ${settled} messages left unchecked by the last run marked unknown`)
   })
-  const channels = Array.from({ length: senders }, () => new MessageChannel())
+  const channel = new MessageChannel()
   let stopped: () => void = () => {}
   const worker = startWorker(new URL('./worker.ts', import.meta.url), {
-    workerData: { database: storageConfig(config, { poolSize: 2 }), config: config.mailAuth, mta: config.mailDomains[0], jobPorts: channels.map((c) => c.port2) },
-    transferList: channels.map((c) => c.port2),
+    workerData: { database: storageConfig(config, { poolSize: 2 }), config: config.mailAuth, mta: config.mailDomains[0], jobPort: channel.port2 },
+    transferList: [channel.port2],
     onMessage: (message) => {
       if (message === STOPPED) stopped()
     },
     onCrash,
   })
   return {
-    ports: channels.map((c) => c.port1),
+    port: channel.port1,
     ready,
     stop: async () => {
       const done = new Promise<void>((resolve) => {
@@ -45,7 +52,7 @@ export function startAuthChecker(config: Config, storage: Pick<Storage, 'settleL
       })
       worker.worker.postMessage({ type: 'stop' } satisfies AuthWorkerCommand)
       await done
-      for (const port of channels.map((c) => c.port1)) port.close()
+      channel.port1.close()
       await worker.stop()
     },
   }

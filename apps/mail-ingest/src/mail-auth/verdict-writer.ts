@@ -1,7 +1,7 @@
 import type { StoredVerdict } from '@tempbox/db'
 import type { AuthVerdict } from './check.js'
 
-/** Verdicts written together: one transaction (one write lock taken from the store worker) per batch, not per message. */
+/** Verdicts written together: one transaction per batch, not per message. */
 const MAX_BATCH = 256
 /** How long a verdict may wait for others to share its transaction. */
 const BATCH_DELAY_MS = 50
@@ -9,8 +9,9 @@ const BATCH_DELAY_MS = 50
 type WriteVerdicts = (batch: [contentId: number, verdict: StoredVerdict][], at: number) => Promise<void>
 
 /**
- * Replaces each message's `checking` row with its verdict (the storage's writeVerdicts), batching the verdicts that arrive
- * close together. A message deleted meanwhile has no row left, and nothing changes.
+ * Batches the verdicts that arrive close together for `writeVerdicts` (which hands them to the committing thread, or
+ * stores them: the storage's writeVerdicts replaces each message's `checking` row; a message deleted meanwhile has no
+ * row left, and nothing changes).
  */
 export function createVerdictWriter(writeVerdicts: WriteVerdicts, now: () => number = Date.now) {
   const pending: [number, StoredVerdict][] = []

@@ -60,7 +60,7 @@ export function openSqliteStorage(config: StorageConfig): Storage {
       sqlite.pragma('wal_checkpoint(PASSIVE)')
     },
     async writeVerdicts(batch, at) {
-      writeVerdicts ??= createVerdictWriter(db, sqlite)
+      writeVerdicts ??= createVerdictWriter(db, sqlite, config.durable !== false)
       writeVerdicts(batch, at)
     },
     async close() {
