@@ -84,10 +84,15 @@ export function incomingMessage(inboxIds: number[], addresses: string[], mail: T
 
 /** One message sent to several addresses: stored once, listed in each inbox. Returns its id in each inbox. */
 export async function deliverToAll(app: App, addresses: string[], mail: TestMail = {}): Promise<number[]> {
+  return deliverIncoming(app, addresses, (inboxIds) => incomingMessage(inboxIds, addresses, mail))
+}
+
+/** Stores a message made by `build` (given each address's inbox id) as deliverToAll does. Returns its id in each inbox. */
+export async function deliverIncoming(app: App, addresses: string[], build: (inboxIds: number[]) => IncomingMessage): Promise<number[]> {
   const inboxes = await app.db.selectFrom('inbox').select(['id', 'address']).where('address', 'in', addresses).execute()
   const inboxIds = addresses.map((a) => inboxes.find((i) => i.address === a)!.id)
   const heard = onPostgres ? heardBy(app, inboxIds) : null
-  await ingestWriter(app)([incomingMessage(inboxIds, addresses, mail)])
+  await ingestWriter(app)([build(inboxIds)])
   await heard
   const ids = []
   for (const inboxId of inboxIds) {

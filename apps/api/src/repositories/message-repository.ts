@@ -1,4 +1,4 @@
-import { sql } from 'kysely'
+import { sql, type RawBuilder } from 'kysely'
 import { engineOf, fullSource, selectMessagesWithContent, type Db, type MessageContentRow, type MessageRow } from '@tempbox/db'
 import { matchAll, type MessageCondition } from './message-filter.js'
 
@@ -99,20 +99,46 @@ export interface ViewText {
   truncated: boolean
 }
 
+/** The same, as the UTF-8 bytes it is stored as (see findViewTextBytes). */
+export interface ViewTextBytes {
+  text: Buffer | null
+  truncated: boolean
+}
+
 /**
  * At most `maxChars` characters of the message's text part, reading no more than that: a text short enough (in bytes:
  * octet_length() is answered from the record header) is read whole, a longer one through its stored head
  * (message_text_head, reached without walking the pages of `text` and `raw`), which is filled here at its first read.
  * Only that first read pays for the whole text. A head stored under a smaller limit is filled again; one that cannot
- * be stored (a read-only database) is cut in SQL for this read.
+ * be stored (a read-only database) is cut in SQL for this read. Characters are counted as JavaScript counts them
+ * (UTF-16 units), and a cut never splits one.
  */
 export async function findViewText(db: Db, messageContentId: number, maxChars: number): Promise<ViewText> {
+  return readViewText(db, messageContentId, maxChars, false, stringHead)
+}
+
+/**
+ * findViewText's text as UTF-8 bytes, cut at the same character: on SQLite read as a BLOB, so no JavaScript string of
+ * it is ever made (the message view's bytes are spliced from it; see InboxService.fullMessageJson).
+ */
+export async function findViewTextBytes(db: Db, messageContentId: number, maxChars: number): Promise<ViewTextBytes> {
+  return readViewText(db, messageContentId, maxChars, true, utf8Head)
+}
+
+async function readViewText<T extends string | Buffer>(
+  db: Db,
+  messageContentId: number,
+  maxChars: number,
+  bytes: boolean,
+  headOf: (text: string | Buffer, maxUnits: number) => { head: T; more: boolean },
+): Promise<{ text: T | null; truncated: boolean }> {
+  const asRead = (value: RawBuilder<string | null>) => (bytes ? asBytes(db, value) : value)
   const read = () =>
     db
       .selectFrom('message_content')
       .leftJoin('message_text_head', 'message_text_head.message_content_id', 'message_content.id')
       .select([
-        sql<string | null>`case when octet_length(message_content.text) <= ${maxChars} then message_content.text else message_text_head.text end`.as('text'),
+        asRead(sql<string | null>`case when octet_length(message_content.text) <= ${maxChars} then message_content.text else message_text_head.text end`).as('text'),
         sql<number>`cast(octet_length(message_content.text) > ${maxChars} as integer)`.as('long'),
         sql<number>`cast(octet_length(message_content.text) > coalesce(octet_length(message_text_head.text), 0) as integer)`.as('cut'),
       ])
@@ -120,9 +146,11 @@ export async function findViewText(db: Db, messageContentId: number, maxChars: n
       .executeTakeFirst()
   let row = await read()
   if (!row) return { text: null, truncated: false }
-  if (!row.long) return { text: row.text, truncated: false }
+  // A text of at most maxChars bytes holds at most maxChars characters: it is shown whole.
+  if (!row.long) return { text: row.text === null ? null : headOf(row.text, Infinity).head, truncated: false }
+  let cut = row.text === null ? null : headOf(row.text, maxChars)
   // A head one character longer than shown tells "cut here" from "this is all of it".
-  const stale = row.text === null || (row.cut === 1 && row.text.length <= maxChars)
+  const stale = cut === null || (row.cut === 1 && !cut.more)
   if (stale) {
     const head = sql<string>`substr(text, 1, ${maxChars + 1})`
     try {
@@ -134,12 +162,48 @@ export async function findViewText(db: Db, messageContentId: number, maxChars: n
         .execute()
       row = (await read()) ?? row
     } catch {
-      const cut = await db.selectFrom('message_content').select(head.as('text')).where('id', '=', messageContentId).executeTakeFirst()
-      row = { ...row, text: cut?.text ?? null, cut: 1 }
+      const fallback = await db.selectFrom('message_content').select(asRead(head).as('text')).where('id', '=', messageContentId).executeTakeFirst()
+      row = { ...row, text: fallback?.text ?? null, cut: 1 }
     }
+    cut = headOf(row.text ?? '', maxChars)
   }
-  const text = row.text ?? ''
-  return { text: text.slice(0, maxChars), truncated: row.cut === 1 && text.length > maxChars }
+  return { text: cut!.head, truncated: row.cut === 1 && cut!.more }
+}
+
+/**
+ * A text column as UTF-8 bytes. SQLite hands a BLOB over as a Buffer without decoding it; node-postgres decodes every
+ * text result, so there the string is encoded (utf8Head takes either).
+ */
+function asBytes(db: Db, value: RawBuilder<string | null>): RawBuilder<string | null> {
+  return engineOf(db) === 'sqlite' ? sql<string | null>`cast(${value} as blob)` : value
+}
+
+/** At most `maxUnits` UTF-16 units of a string, never ending between the two halves of a character. */
+function stringHead(text: string | Buffer, maxUnits: number): { head: string; more: boolean } {
+  const s = typeof text === 'string' ? text : text.toString('utf8')
+  if (s.length <= maxUnits) return { head: s, more: false }
+  let end = maxUnits
+  const last = s.charCodeAt(end - 1)
+  if (last >= 0xd800 && last <= 0xdbff) end--
+  return { head: s.slice(0, end), more: true }
+}
+
+/**
+ * The UTF-8 bytes of stringHead's head: at most `maxUnits` UTF-16 units (a 4-byte character counts two), cut before a
+ * character that would not fit whole. A subarray: nothing is copied.
+ */
+export function utf8Head(text: string | Buffer, maxUnits: number): { head: Buffer; more: boolean } {
+  const bytes = typeof text === 'string' ? Buffer.from(text) : text
+  // Each character is at least one byte and at most two units per four bytes: short enough needs no count.
+  if (bytes.length <= maxUnits) return { head: bytes, more: false }
+  let units = 0
+  for (let i = 0; i < bytes.length; i++) {
+    const b = bytes[i]!
+    if ((b & 0xc0) === 0x80) continue // a continuation byte
+    units += b >= 0xf0 ? 2 : 1
+    if (units > maxUnits) return { head: bytes.subarray(0, i), more: true }
+  }
+  return { head: bytes, more: false }
 }
 
 /** The whole text and HTML of a message: only for deriving its view, once. */
@@ -297,6 +361,30 @@ export async function findMatchingIdsAfter(
 
 export async function findMessage(db: Db, inboxId: number, id: number): Promise<MessageSummaryRow | undefined> {
   return selectMessagesWithContent(db).select(summaryColumns(db)).where('message.id', '=', id).where('message.inbox_id', '=', inboxId).executeTakeFirst()
+}
+
+/** A message row without its two large derived texts (the view reads them as bytes: findViewBodyBytes). */
+export type MessageViewRow = Omit<MessageSummaryRow, 'html_text' | 'safe_html'>
+
+export async function findMessageForView(db: Db, inboxId: number, id: number): Promise<MessageViewRow | undefined> {
+  const columns = summaryColumns(db).filter((c) => c !== 'message_content.html_text' && c !== 'message_content.safe_html')
+  return selectMessagesWithContent(db).select(columns).where('message.id', '=', id).where('message.inbox_id', '=', inboxId).executeTakeFirst() as Promise<
+    MessageViewRow | undefined
+  >
+}
+
+/** The sanitized HTML and the text rendering of HTML, as UTF-8 bytes (see asBytes): each up to 256 K characters. */
+export async function findViewBodyBytes(db: Db, messageContentId: number): Promise<{ safeHtml: Buffer | null; htmlText: Buffer | null }> {
+  const row = await db
+    .selectFrom('message_content')
+    .select([
+      asBytes(db, sql<string | null>`message_content.safe_html`).as('safe_html'),
+      asBytes(db, sql<string | null>`message_content.html_text`).as('html_text'),
+    ])
+    .where('id', '=', messageContentId)
+    .executeTakeFirst()
+  const bytes = (value: string | Buffer | null | undefined) => (value === null || value === undefined ? null : typeof value === 'string' ? Buffer.from(value) : value)
+  return { safeHtml: bytes(row?.safe_html), htmlText: bytes(row?.html_text) }
 }
 
 /** The message's source exactly as received (rebuilt from header block and text when stored that way). */

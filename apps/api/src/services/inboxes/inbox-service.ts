@@ -16,6 +16,10 @@ import {
   deleteMessage,
   findFirstMessageAfter,
   findMessage,
+  findMessageForView,
+  findViewBodyBytes,
+  findViewTextBytes,
+  type MessageViewRow,
   findMessageBodies,
   findMessagesByIds,
   findViewHeaders,
@@ -40,7 +44,8 @@ import { burnOf, type Burn } from './address-lifetime.js'
 import type { MessageCondition } from '../../repositories/message-filter.js'
 import { parseAddress, randomLocalPart, validateLocalPart } from './address.js'
 import type { AddressLimits } from '../limits/ip-limits.js'
-import { buildSummary, fallbackSummary, listRowOf, toFullMessage } from '../messages/message-view.js'
+import { attachmentUrl, buildSummary, fallbackSummary, listRowOf, toFullMessage } from '../messages/message-view.js'
+import { isBlankUtf8, resolveAttachmentRefBytes, spliceJsonStrings, spliceMark } from '../messages/json-bytes.js'
 import { deriveColumns, isDerived } from '../messages/derive-on-read.js'
 import { Listing, ListingCache } from './inbox-listing.js'
 import { ByteBudgetCache } from './byte-budget-cache.js'
@@ -53,6 +58,9 @@ const INBOX_NOT_FOUND = 'This address does not exist or has expired. Generate a 
 const MAX_CACHED_INBOXES = 10_000
 /** Messages whose view failed are logged once each; the memory of which ones is bounded like the other caches. */
 const MAX_LOGGED_FAILURES = 10_000
+const CONTENT_MARK = spliceMark('content')
+const HTML_MARK = spliceMark('html')
+const EMPTY = Buffer.alloc(0)
 
 export interface CreateInboxInput {
   /** Client IP, used only for the in-memory per-IP limits. */
@@ -359,17 +367,51 @@ export class InboxService {
 
   /**
    * The message view with its sender check, as the JSON bytes a GET answers (`serialize` is the route's serializer),
-   * from the cache when the message has not changed since they were made.
+   * from the cache when the message has not changed since they were made. A view made here never turns its large texts
+   * into strings: they are read as UTF-8 bytes and spliced, JSON-escaped, into the serialized rest (viewBytes).
    */
   async fullMessageJson(inbox: InboxRow, rawId: string, serialize: (view: FullMessage & { auth: MessageAuth | null }) => string): Promise<Buffer> {
-    const row = await this.messageRow(inbox, rawId)
+    const id = Number(rawId)
+    const lean = Number.isSafeInteger(id) ? await findMessageForView(this.db, inbox.id, id) : undefined
+    if (!lean) throw new AppError('message_not_found', 'This message does not exist. It may have been deleted.')
+    // A row stored before derivation at ingest is derived now, once, through its whole row (as every other read does).
+    const whole = isDerived(lean) ? null : await this.messageRow(inbox, rawId)
+    const row = whole ?? lean
     const auth = toMessageAuth(await findMessageAuth(this.db, inbox.id, row.id))
     const version = JSON.stringify([row.derived_version, auth])
     const cached = this.views.get(row.id)
     if (cached?.version === version) return cached.body
-    const body = Buffer.from(serialize({ ...(await this.fullView(inbox, row)), auth }))
+    const body =
+      (whole === null ? await this.viewBytes(inbox, lean, auth, serialize) : null) ??
+      Buffer.from(serialize({ ...(await this.fullView(inbox, whole ?? (await this.messageRow(inbox, rawId)))), auth }))
     this.views.set(row.id, { version, body })
     return body
+  }
+
+  /**
+   * fullView's JSON with the text and HTML as bytes, byte for byte what serializing fullView gives (the text's cut is
+   * the same character; JSON escaping is JSON.stringify's). Null when a stored text is not valid UTF-8.
+   */
+  private async viewBytes(inbox: InboxRow, row: MessageViewRow, auth: MessageAuth | null, serialize: (view: FullMessage & { auth: MessageAuth | null }) => string): Promise<Buffer | null> {
+    const text = await findViewTextBytes(this.db, row.message_content_id, this.config.messageTextMaxChars)
+    const { safeHtml, htmlText } = await findViewBodyBytes(this.db, row.message_content_id)
+    const headers = await findViewHeaders(this.db, row.message_content_id)
+    const attachments = await listAttachments(this.db, row.message_content_id)
+    // plainContent's choice: the text part unless it is blank, else the text rendering of the HTML.
+    const hasText = text.text !== null && !isBlankUtf8(text.text)
+    const view = toFullMessage(
+      inbox.address,
+      { ...row, html_text: hasText ? null : CONTENT_MARK, safe_html: safeHtml === null ? null : HTML_MARK },
+      { text: hasText ? CONTENT_MARK : null, truncated: text.truncated },
+      headers,
+      attachments,
+    )
+    const values = [{ field: 'content', mark: CONTENT_MARK, utf8: (hasText ? text.text : htmlText) ?? EMPTY }]
+    if (safeHtml !== null) {
+      const html = resolveAttachmentRefBytes(safeHtml, (index) => attachmentUrl(inbox.address, row.id, index))
+      values.push({ field: 'html', mark: HTML_MARK, utf8: html })
+    }
+    return spliceJsonStrings(serialize({ ...view, auth }), values)
   }
 
   async fullMessageFromRow(inbox: InboxRow, row: MessageSummaryRow): Promise<FullMessage> {
