@@ -1,5 +1,4 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs'
-import { join } from 'node:path'
+import { readFileSync } from 'node:fs'
 import Fastify, { type FastifyInstance } from 'fastify'
 import { sql } from 'kysely'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -7,6 +6,7 @@ import { toStoredSource } from '@tempbox/db'
 import { FullMessage } from '@tempbox/types'
 import { parseMessage } from '../../mail-ingest/src/parse-message.js'
 import { deriveView } from '../../mail-ingest/src/derive-view.js'
+import { realMailFiles } from '../../mail-ingest/test/real-mail-corpus.js'
 import type { App } from '../src/app.js'
 import { findMessageAuth } from '../src/repositories/message-auth-repository.js'
 import { toMessageAuth } from '../src/services/messages/message-auth-view.js'
@@ -18,16 +18,6 @@ import { deliver, deliverIncoming, generate, type TestMail } from './email-fixtu
  * What a reader gets must be exactly what serializing the view as strings gives: the reference here is the same
  * schema's serializer (the route's, fast-json-stringify) over the view built with strings (InboxService.fullMessage).
  */
-const CORPUS_DIR = new URL('../../../tests/fixtures/real-mail/', import.meta.url).pathname
-
-function corpusFiles(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name)
-    if (statSync(path).isDirectory()) return name === 'LICENSES' ? [] : corpusFiles(path)
-    return name.endsWith('.eml') ? [path] : []
-  })
-}
-
 let app: App
 let reference: FastifyInstance | undefined
 afterEach(async () => {
@@ -66,7 +56,7 @@ describe('GET …/messages/{id}: the view made from bytes', () => {
   it(`is byte for byte the serialized view for every message of the real-mail corpus`, async () => {
     app = await buildTestApp()
     const address = await generate(app)
-    const files = corpusFiles(CORPUS_DIR)
+    const files = realMailFiles()
     expect(files.length).toBeGreaterThan(150)
     const ids: number[] = []
     for (const file of files) {

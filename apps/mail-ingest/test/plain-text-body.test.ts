@@ -1,20 +1,9 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs'
-import { join } from 'node:path'
+import { readFileSync } from 'node:fs'
 import { toStoredSource } from '@tempbox/db'
 import { describe, expect, it } from 'vitest'
 import { parseMessage } from '../src/parse-message.js'
 import { plainTextBody } from '../src/plain-text-body.js'
-
-/** Real messages from other projects' test suites (beside the repository, as CI clones it). */
-const CORPUS_DIR = new URL('../../../tests/fixtures/real-mail/', import.meta.url).pathname
-
-function listMessages(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name)
-    if (statSync(path).isDirectory()) return name === 'LICENSES' ? [] : listMessages(path)
-    return name.endsWith('.eml') ? [path] : []
-  })
-}
+import { realMailFiles } from './real-mail-corpus.js'
 
 const HEAD = 'From: "Ann" <ann@example.test>\r\nTo: box@tempbox.test\r\nSubject: Hello\r\nDate: Mon, 23 Nov 2026 10:00:00 +0000\r\n'
 /**
@@ -70,7 +59,7 @@ describe('plain-text bodies read without mailparser', () => {
     expect(await expectSameAsMailparser(raw, _what)).toBe(applies)
   })
 
-  const files = listMessages(CORPUS_DIR).sort()
+  const files = realMailFiles().sort()
   it(`parses every message of the real-mail corpus as mailparser alone does (${files.length} messages)`, async () => {
     expect(files.length).toBeGreaterThan(100)
     let shortcut = 0
