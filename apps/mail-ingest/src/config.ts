@@ -34,6 +34,8 @@ export interface Config {
   maxMessagesPerInbox: number
   /** Bytes of mail (sizes as received) one inbox may hold. */
   maxInboxBytes: number
+  /** Characters of a text part the api's message view shows (MESSAGE_TEXT_MAX_CHARS, as the api reads it). */
+  messageTextMaxChars: number
   /** The database file may not grow past this (452 4.3.1 instead); 0: no cap but the disk's. */
   maxDatabaseBytes: number
   /** Mail is refused with 452 4.3.1 while the database's disk has less free space than this. */
@@ -134,6 +136,7 @@ export function loadConfig(env: Env = process.env): Config {
     heartbeatMs: int('INGEST_HEARTBEAT_MS', DEFAULT_HEARTBEAT_MS, 100),
     maxMessagesPerInbox: int('MAX_MESSAGES_PER_INBOX', DEFAULT_MAX_MESSAGES_PER_INBOX, 1),
     maxInboxBytes: int('MAX_INBOX_BYTES', DEFAULT_MAX_INBOX_BYTES, 1024),
+    messageTextMaxChars: int('MESSAGE_TEXT_MAX_CHARS', 256 * 1024, 1),
     maxDatabaseBytes: int('MAX_DATABASE_BYTES', 0, 0),
     minFreeDiskBytes: int('MIN_FREE_DISK_BYTES', DEFAULT_MIN_FREE_DISK_BYTES, 0),
     maxClientsPerIp: int('SMTP_MAX_CLIENTS_PER_IP', DEFAULT_MAX_CLIENTS_PER_IP, 1),

@@ -162,5 +162,6 @@ function writerLimits(config: Config): WriterLimits {
     minFreeDiskBytes: config.minFreeDiskBytes,
     maxMessagesPerInbox: config.maxMessagesPerInbox,
     maxInboxBytes: config.maxInboxBytes,
+    textHeadChars: config.messageTextMaxChars,
   }
 }

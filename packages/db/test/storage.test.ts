@@ -393,6 +393,27 @@ describe('PostgreSQL change notification', () => {
 describe('SQLite storage', () => {
   beforeEach(() => open('sqlite'))
 
+  it("stores a long text's head, as SQL's substr cuts it, so the api's first view of it reads no more (none for a short text)", async () => {
+    const box = await inbox('heads')
+    const texts: (string | Buffer)[] = [
+      'short',
+      `${'é'.repeat(6)}🎉😀 and the rest`, // 2- and 4-byte characters around the cut
+      Buffer.from(`ab${'€'.repeat(4)}🎉x and the rest as bytes`),
+      '€€€', // nine bytes but three characters: the head is the whole text, stored all the same
+    ]
+    const write = storage.messageWriter({ ...NO_LIMITS, textHeadChars: 8 })
+    const ids = await write(texts.map((text, i) => ({ ...incoming(`t${i}`, [box]), parsed: { ...incoming(`t${i}`, [box]).parsed, text } })))
+    const heads = await storage.db
+      .selectFrom('message_content')
+      .leftJoin('message_text_head', 'message_text_head.message_content_id', 'message_content.id')
+      .select(['message_content.id', 'message_text_head.text as head', sql<string>`substr(message_content.text, 1, 9)`.as('substr')])
+      .where('message_content.id', 'in', ids)
+      .orderBy('message_content.id')
+      .execute()
+    expect(heads.map((h) => h.head)).toEqual([null, 'éééééé🎉😀 ', 'ab€€€€🎉x ', '€€€'])
+    for (const h of heads.slice(1)) expect(h.head).toBe(h.substr)
+  })
+
   it("signals another connection's commits, once each, and not its own process's reads", async () => {
     const signal = await storage.watchNewMail()
     try {

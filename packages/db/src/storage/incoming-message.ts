@@ -57,10 +57,15 @@ export interface WriterLimits {
   minFreeDiskBytes: number
   maxMessagesPerInbox: number
   maxInboxBytes: number
+  /**
+   * Characters of a text part a message view shows (the api's MESSAGE_TEXT_MAX_CHARS): a longer text's head is
+   * stored with it (see textHeadOf); 0 leaves that to the view's first read.
+   */
+  textHeadChars: number
 }
 
 export const NO_LIMITS: WriterLimits = {
-  databasePath: ':memory:', maxDatabaseBytes: 0, minFreeDiskBytes: 0, maxMessagesPerInbox: Infinity, maxInboxBytes: Infinity,
+  databasePath: ':memory:', maxDatabaseBytes: 0, minFreeDiskBytes: 0, maxMessagesPerInbox: Infinity, maxInboxBytes: Infinity, textHeadChars: 0,
 }
 
 /**

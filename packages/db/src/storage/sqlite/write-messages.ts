@@ -4,6 +4,7 @@ import type { Db } from '../../create-db.js'
 import type { NewAttachment, NewMessage, NewMessageContent } from '../../schema.js'
 import { NO_LIMITS, StoreRefusal, type IncomingAttachment, type IncomingMessage, type WriteMessages, type WriterLimits } from '../incoming-message.js'
 import { freeDiskBytes } from './disk.js'
+import { textHeadOf } from '../text-head.js'
 
 /** A content row as bound to the INSERT: `text` may be UTF-8 bytes, which the statement casts to TEXT. */
 type ContentRow = Omit<NewMessageContent, 'text'> & { text: IncomingMessage['parsed']['text'] }
@@ -99,6 +100,9 @@ export function createMessageWriter(db: Db, sqlite: SQLite.Database, limits: Wri
   const insertContent = sqlite.prepare(
     db.insertInto('message_content').values({ ...sampleContent, text: sql<string | null>`CAST(${sampleContent.text} AS TEXT)` }).compile().sql,
   )
+  const insertHead = sqlite.prepare(
+    db.insertInto('message_text_head').values({ message_content_id: 0, text: sql<string>`CAST(${''} AS TEXT)` }).compile().sql,
+  )
   const insertMessage = sqlite.prepare(db.insertInto('message').values(messageRow(0, 0, sample)).compile().sql)
   const insertChecking = sqlite.prepare(db.insertInto('message_auth').values({ message_content_id: 0, status: 'checking' }).compile().sql)
   const insertAttachment = sqlite.prepare(
@@ -110,6 +114,8 @@ export function createMessageWriter(db: Db, sqlite: SQLite.Database, limits: Wri
     return messages.map((message) => {
       checkQuota(message)
       const contentId = Number(insertContent.run(Object.values(contentRow(message))).lastInsertRowid)
+      const head = textHeadOf(message.parsed.text, limits.textHeadChars)
+      if (head !== null) insertHead.run(contentId, head)
       message.parsed.attachments.forEach((a, position) => {
         insertAttachment.run(Object.values(attachmentRow(contentId, position, a)))
       })
