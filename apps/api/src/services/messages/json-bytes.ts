@@ -36,10 +36,13 @@ export function jsonStringBytes(utf8: Uint8Array): Buffer {
     for (let i = 0; i < n; i++) {
       const b = utf8[i]!
       if (GROWTH[b] === 0) continue
-      // Whole runs of bytes that need nothing are copied at once.
-      if (i > run) {
+      // Long runs of bytes that need nothing are copied at once; short ones (text between line ends) byte by byte,
+      // cheaper than a subarray each.
+      if (i - run > 64) {
         out.set(utf8.subarray(run, i), j)
         j += i - run
+      } else {
+        for (let k = run; k < i; k++) out[j++] = utf8[k]!
       }
       run = i + 1
       out[j++] = 0x5c
