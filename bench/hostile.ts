@@ -2,10 +2,13 @@
  * Hostile mail (issue 12): what one pathological message costs, where it is paid.
  *   - ingest: CPU to parse and derive each hostile message (mailparser + @tempbox/mail-derive, as the parse worker
  *     runs them), in this process, median of 3; target ≤ 50 ms per message for the derivation;
- *   - API read: CPU of the real api process per GET of each hostile message (averaged over many reads); target ≤ 5 ms;
+ *   - API read: CPU of the real api process per GET of each hostile message; target ≤ 5 ms. The first read of a message
+ *     (never read before: its view is made, its text head stored) is timed alone, once per copy (BENCH_COPIES copies
+ *     of each message, in as many inboxes), the median per message kept; repeated reads (the view kept as bytes) are
+ *     averaged over BENCH_READS. Both with the api's CPU time at nanosecond resolution (schedstat);
  *   - `/api/health` p99 while loops read the hostile inbox and its messages; target ≤ 50 ms.
  *
- *   pnpm bench hostile         BENCH_SECONDS=10 (health loop)  BENCH_READS=40 (reads per message)  BENCH_NO_WRITE=1
+ *   pnpm bench hostile         BENCH_SECONDS=10 (health loop)  BENCH_READS=40 (reads per message)  BENCH_COPIES=3  BENCH_NO_WRITE=1
  */
 import { dirname, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -16,12 +19,13 @@ import { deriveView } from '../apps/mail-ingest/src/derive-view.js'
 import { hostileBodies } from '../packages/mail-derive/test/hostile-inputs.js'
 import { startApiStack } from './lib/api-stack.js'
 import { machineLine, percentile, writeBenchmarkSection } from './lib/benchmarks-md.js'
-import { cpuMs } from './lib/processes.js'
+import { preciseCpuMs } from './lib/processes.js'
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const DOMAIN = 'bench.tempbox.local'
 const SECONDS = Number(process.env.BENCH_SECONDS ?? '10')
 const READS = Number(process.env.BENCH_READS ?? '40')
+const COPIES = Number(process.env.BENCH_COPIES ?? '3')
 
 const messages: [string, SendMailOptions][] = [
   ...Object.entries(hostileBodies(250_000)).map(([n, b]): [string, SendMailOptions] => [`${n} (250 KB)`, b]),
@@ -79,34 +83,64 @@ for (const [name, body] of messages) {
 
 // 2. and 3. Over the real stack.
 const stack = await startApiStack(REPO_ROOT, { withIngest: true, domain: DOMAIN })
-const address = `hostile@${DOMAIN}`
+const addresses = Array.from({ length: COPIES }, (_, k) => (k === 0 ? `hostile@${DOMAIN}` : `hostile${k}@${DOMAIN}`))
+const address = addresses[0]!
 const db = createDb({ path: stack.dbPath }).db
 const now = Date.now()
-await db.insertInto('inbox').values({ address, local_part: 'hostile', domain: DOMAIN, created_at: now, expires_at: now + 3_600_000 }).execute()
+const warmAddress = `warm-up@${DOMAIN}`
+for (const a of [...addresses, warmAddress]) await db.insertInto('inbox').values({ address: a, local_part: a.split('@')[0]!, domain: DOMAIN, created_at: now, expires_at: now + 3_600_000 }).execute()
 const smtp = nodemailer.createTransport({ host: '127.0.0.1', port: stack.smtpPort, secure: false, ignoreTLS: true })
-for (const [name, body] of messages) await smtp.sendMail({ from: 'evil@evil.test', to: address, subject: name, ...body, envelope: { from: 'evil@evil.test', to: [address] } })
+for (const a of addresses) {
+  for (const [name, body] of messages) await smtp.sendMail({ from: 'evil@evil.test', to: a, subject: name, ...body, envelope: { from: 'evil@evil.test', to: [a] } })
+}
+// An ordinary message first: the api has compiled its read path, as in service, before any hostile message is timed.
+await smtp.sendMail({ from: 'a@b.test', to: warmAddress, subject: 'warm-up', text: 'hello', envelope: { from: 'a@b.test', to: [warmAddress] } })
 smtp.close()
-const base = `${stack.apiUrl}/api/email/${encodeURIComponent(address)}`
-const listing = (await (await fetch(base)).json()) as { messages: { id: string; subject: string }[] }
+const inboxUrl = (a: string) => `${stack.apiUrl}/api/email/${encodeURIComponent(a)}`
+const base = inboxUrl(address)
+const listOf = async (a: string) => ((await (await fetch(inboxUrl(a))).json()) as { messages: { id: string; subject: string }[] }).messages
+const [warmUp] = await listOf(warmAddress)
+for (let i = 0; i < 3; i++) await (await fetch(`${inboxUrl(warmAddress)}/messages/${warmUp!.id}`)).arrayBuffer()
+const listing = { messages: await listOf(address) }
+const copies = await Promise.all(addresses.map(listOf))
+const pid = stack.api.child.pid!
 
-interface ReadRow { name: string; cpuMs: number; status: number }
+interface ReadRow { name: string; coldMs: number; cpuMs: number; status: number }
 const reads: ReadRow[] = []
+const readOnce = async (url: string) => {
+  const before = preciseCpuMs(pid)
+  const res = await fetch(url)
+  await res.arrayBuffer()
+  return { ms: preciseCpuMs(pid) - before, status: res.status }
+}
 for (const m of listing.messages) {
   let status = 0
-  await fetch(`${base}/messages/${m.id}`).then((r) => r.arrayBuffer()) // first read: caches warm, as for every later reader
-  const before = cpuMs(stack.api.child.pid!)
+  // First reads: each copy's, never read before.
+  const cold: number[] = []
+  for (const [k, a] of addresses.entries()) {
+    const copy = copies[k]!.find((c) => c.subject === m.subject)!
+    const first = await readOnce(`${inboxUrl(a)}/messages/${copy.id}`)
+    cold.push(first.ms)
+    status = first.status
+  }
+  const before = preciseCpuMs(pid)
   for (let i = 0; i < READS; i++) {
     const res = await fetch(`${base}/messages/${m.id}`)
-    status = res.status
+    if (res.status !== 200) status = res.status
     await res.arrayBuffer()
   }
-  const per = (cpuMs(stack.api.child.pid!) - before) / READS
-  reads.push({ name: m.subject, cpuMs: per, status })
-  console.log(`[read] ${m.subject.padEnd(50)} ${per.toFixed(2)} ms CPU per GET (${status})`)
+  const per = (preciseCpuMs(pid) - before) / READS
+  reads.push({ name: m.subject, coldMs: median(cold), cpuMs: per, status })
+  console.log(`[read] ${m.subject.padEnd(50)} first ${median(cold).toFixed(2)} ms (${cold.map((c) => c.toFixed(1)).join(', ')}), again ${per.toFixed(2)} ms CPU per GET (${status})`)
 }
-const listBefore = cpuMs(stack.api.child.pid!)
+// The listing's first page, built (a cursor past the newest message asks for the same rows, never cached) and
+// polled again (from the first-page cache).
+const builtBefore = preciseCpuMs(pid)
+for (let i = 0; i < READS; i++) await (await fetch(`${base}?before=999999999999999`)).arrayBuffer()
+const listBuilt = (preciseCpuMs(pid) - builtBefore) / READS
+const listBefore = preciseCpuMs(pid)
 for (let i = 0; i < READS; i++) await (await fetch(base)).arrayBuffer()
-const listCpu = (cpuMs(stack.api.child.pid!) - listBefore) / READS
+const listCpu = (preciseCpuMs(pid) - listBefore) / READS
 
 // Health while 4 loops read the hostile inbox and its messages as fast as they can.
 let reading = true
@@ -133,24 +167,28 @@ await stack.stop()
 const worstDerive = ingest.reduce((w, r) => (r.deriveMs > w.deriveMs ? r : w))
 const worstParse = ingest.reduce((w, r) => (r.parseMs > w.parseMs ? r : w))
 const worstRead = reads.reduce((w, r) => (r.cpuMs > w.cpuMs ? r : w))
+const worstCold = reads.reduce((w, r) => (r.coldMs > w.coldMs ? r : w))
 const met = (ok: boolean) => (ok ? 'yes' : 'no')
 const summary = [
-  `Measured ${machineLine()}. Command: \`pnpm bench hostile\` (BENCH_SECONDS=${SECONDS}, BENCH_READS=${READS}).`,
+  `Measured ${machineLine()}. Command: \`pnpm bench hostile\` (BENCH_SECONDS=${SECONDS}, BENCH_READS=${READS}, BENCH_COPIES=${COPIES}).`,
   '',
   '| measure | result | target | met |',
   '|---|---|---|---|',
   `| worst derivation CPU per hostile message at ingest (${worstDerive.name}) | ${worstDerive.deriveMs.toFixed(1)} ms | ≤ 50 ms | ${met(worstDerive.deriveMs <= 50)} |`,
   `| worst mailparser CPU per hostile message at ingest (${worstParse.name}; not derivation) | ${worstParse.parseMs.toFixed(1)} ms | — | — |`,
-  `| worst API CPU per message read (${worstRead.name}) | ${worstRead.cpuMs.toFixed(2)} ms | ≤ 5 ms | ${met(worstRead.cpuMs <= 5)} |`,
-  `| API CPU per read of the hostile inbox listing (${listing.messages.length} messages) | ${listCpu.toFixed(2)} ms | — | — |`,
+  `| worst API CPU of a message's first read (${worstCold.name}; median of ${COPIES} copies) | ${worstCold.coldMs.toFixed(2)} ms | ≤ 5 ms | ${met(worstCold.coldMs <= 5)} |`,
+  `| median API CPU of a message's first read | ${median(reads.map((r) => r.coldMs)).toFixed(2)} ms | — | — |`,
+  `| worst API CPU per message read again (${worstRead.name}) | ${worstRead.cpuMs.toFixed(2)} ms | ≤ 5 ms | ${met(worstRead.cpuMs <= 5)} |`,
+  `| median API CPU per message read again | ${median(reads.map((r) => r.cpuMs)).toFixed(2)} ms | — | — |`,
+  `| API CPU of the hostile inbox listing's first page (${listing.messages.length} messages): built / polled again | ${listBuilt.toFixed(2)} / ${listCpu.toFixed(2)} ms | — | — |`,
   `| \`/api/health\` p50 / p99 while 4 loops read the hostile inbox (${health.length} probes) | ${percentile(health, 50).toFixed(1)} / ${percentile(health, 99).toFixed(1)} ms | p99 ≤ 50 ms | ${met(percentile(health, 99) <= 50)} |`,
   `| message reads answering 200 | ${reads.filter((r) => r.status === 200).length} of ${reads.length} | all | ${met(reads.every((r) => r.status === 200))} |`,
   '',
   '<details><summary>Per message</summary>',
   '',
-  '| message | size | parse ms | derive ms | HTML | API ms/read |',
-  '|---|---|---|---|---|---|',
-  ...ingest.map((r) => `| ${r.name} | ${(r.bytes / 1024).toFixed(0)} KB | ${r.parseMs.toFixed(1)} | ${r.deriveMs.toFixed(1)} | ${r.withheld ?? 'shown'} | ${reads.find((x) => x.name === r.name)?.cpuMs.toFixed(2) ?? '—'} |`),
+  '| message | size | parse ms | derive ms | HTML | API ms first read | API ms/read again |',
+  '|---|---|---|---|---|---|---|',
+  ...ingest.map((r) => `| ${r.name} | ${(r.bytes / 1024).toFixed(0)} KB | ${r.parseMs.toFixed(1)} | ${r.deriveMs.toFixed(1)} | ${r.withheld ?? 'shown'} | ${reads.find((x) => x.name === r.name)?.coldMs.toFixed(2) ?? '—'} | ${reads.find((x) => x.name === r.name)?.cpuMs.toFixed(2) ?? '—'} |`),
   '',
   '</details>',
 ].join('\n')
