@@ -4,6 +4,7 @@ import { connect } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { CONTENT_COLUMNS, fullSource, migrateToLatest, openStorage, selectMessagesWithContent, type Db, type Storage } from '@tempbox/db'
+import { sql } from 'kysely'
 import nodemailer, { type SendMailOptions } from 'nodemailer'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { loadConfig } from '../src/config.js'
@@ -57,7 +58,8 @@ beforeAll(async () => {
   storage = openStorage({ path })
   db = storage.db
   await migrateToLatest(db)
-  const config = loadConfig({ SMTP_PORT: '0', DATABASE_PATH: path, MAIL_DOMAINS: DOMAIN, MAX_MESSAGE_BYTES: String(64 * 1024) })
+  // A small view limit, so a message under the size limit can carry a text longer than a view shows.
+  const config = loadConfig({ SMTP_PORT: '0', DATABASE_PATH: path, MAIL_DOMAINS: DOMAIN, MAX_MESSAGE_BYTES: String(64 * 1024), MESSAGE_TEXT_MAX_CHARS: '1000' })
   ingest = createSmtpServer({ storage, config })
   port = await ingest.listen()
 })
@@ -94,6 +96,23 @@ describe('mail ingest over SMTP', () => {
     expect(headers).toContainEqual(['Subject', 'Hello there'])
     expect(fullSource(message!).toString()).toContain('Just a plain message.')
     expect(message!.size).toBe(fullSource(message!).length)
+  })
+
+  it("stores a text longer than MESSAGE_TEXT_MAX_CHARS with its head, as the api's view cuts it (none for a short one)", async () => {
+    const to = await createInbox('longtext')
+    const long = `Grüße 🎉 ${'zeile\n'.repeat(600)}`
+    await transport().sendMail({ from: 'a@example.test', to, subject: 'long', text: long })
+    await transport().sendMail({ from: 'a@example.test', to, subject: 'short', text: 'short' })
+    const heads = await selectMessagesWithContent(db)
+      .innerJoin('inbox', 'inbox.id', 'message.inbox_id')
+      .leftJoin('message_text_head', 'message_text_head.message_content_id', 'message_content.id')
+      .select(['message.subject', 'message_text_head.text as head', sql<string>`substr(message_content.text, 1, 1001)`.as('cut')])
+      .where('inbox.address', '=', to)
+      .orderBy('message.id')
+      .execute()
+    expect(heads.map((h) => [h.subject, h.head?.length])).toEqual([['long', 1002], ['short', undefined]]) // 1,001 characters, 🎉 two units
+    expect(heads[0]!.head).toBe(heads[0]!.cut)
+    expect(heads[0]!.head!.startsWith('Grüße 🎉 zeile')).toBe(true)
   })
 
   it('keeps an HTML-only message as HTML and leaves text empty for the API to render', async () => {
