@@ -373,13 +373,22 @@ export async function findMessageForView(db: Db, inboxId: number, id: number): P
   >
 }
 
-/** The sanitized HTML and the text rendering of HTML, as UTF-8 bytes (see asBytes): each up to 256 K characters. */
-export async function findViewBodyBytes(db: Db, messageContentId: number): Promise<{ safeHtml: Buffer | null; htmlText: Buffer | null }> {
+/**
+ * The sanitized HTML and the text rendering of HTML, as UTF-8 bytes (see asBytes): each up to 256 K characters. Only
+ * the ones asked for are read: both sit after `text` (and `html`) in a SQLite row, so reading one walks those values'
+ * overflow pages (megabytes for a large mail).
+ */
+export async function findViewBodyBytes(
+  db: Db,
+  messageContentId: number,
+  want: { safeHtml: boolean; htmlText: boolean },
+): Promise<{ safeHtml: Buffer | null; htmlText: Buffer | null }> {
+  if (!want.safeHtml && !want.htmlText) return { safeHtml: null, htmlText: null }
   const row = await db
     .selectFrom('message_content')
     .select([
-      asBytes(db, sql<string | null>`message_content.safe_html`).as('safe_html'),
-      asBytes(db, sql<string | null>`message_content.html_text`).as('html_text'),
+      asBytes(db, want.safeHtml ? sql<string | null>`message_content.safe_html` : sql<string | null>`null`).as('safe_html'),
+      asBytes(db, want.htmlText ? sql<string | null>`message_content.html_text` : sql<string | null>`null`).as('html_text'),
     ])
     .where('id', '=', messageContentId)
     .executeTakeFirst()

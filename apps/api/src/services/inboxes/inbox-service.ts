@@ -394,11 +394,12 @@ export class InboxService {
    */
   private async viewBytes(inbox: InboxRow, row: MessageViewRow, auth: MessageAuth | null, serialize: (view: FullMessage & { auth: MessageAuth | null }) => string): Promise<Buffer | null> {
     const text = await findViewTextBytes(this.db, row.message_content_id, this.config.messageTextMaxChars)
-    const { safeHtml, htmlText } = await findViewBodyBytes(this.db, row.message_content_id)
-    const headers = await findViewHeaders(this.db, row.message_content_id)
-    const attachments = await listAttachments(this.db, row.message_content_id)
     // plainContent's choice: the text part unless it is blank, else the text rendering of the HTML.
     const hasText = text.text !== null && !isBlankUtf8(text.text)
+    // Sanitized HTML is made from HTML only; the rendering is shown only without a text part.
+    const { safeHtml, htmlText } = await findViewBodyBytes(this.db, row.message_content_id, { safeHtml: row.has_html === 1, htmlText: !hasText })
+    const headers = await findViewHeaders(this.db, row.message_content_id)
+    const attachments = await listAttachments(this.db, row.message_content_id)
     const view = toFullMessage(
       inbox.address,
       { ...row, html_text: hasText ? null : CONTENT_MARK, safe_html: safeHtml === null ? null : HTML_MARK },
