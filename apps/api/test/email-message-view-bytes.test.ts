@@ -94,6 +94,7 @@ describe('GET …/messages/{id}: the view made from bytes', () => {
         attachments: [{ filename: 'logo.png', contentType: 'image/png', content: Buffer.from('png'), contentId: '<logo@x>', inline: true }],
       },
       { text: 'a NUL \u0000 in the text' },
+      { text: 'see the HTML', html: `<p>${'y'.repeat(300_000)}</p>` }, // withheld: too large to display
       { subject: 'A "quoted" subject \u2028 with </script>', text: '' },
     ]
     const ids: number[] = []
@@ -108,6 +109,8 @@ describe('GET …/messages/{id}: the view made from bytes', () => {
     expect(await content(ids[3]!)).toMatchObject({ content: 'é'.repeat(64), contentTruncated: true })
     expect(await content(ids[4]!)).toMatchObject({ content: '€'.repeat(64), contentTruncated: false })
     expect(await content(ids[6]!)).toMatchObject({ hasTextPart: false, content: expect.stringContaining('Only HTML "here" \\') })
+    const withheld = await app.inject({ method: 'GET', url: `/api/email/${encodeURIComponent(address)}/messages/${ids[10]}` })
+    expect(withheld.json()).toMatchObject({ content: 'see the HTML', html: null, htmlWithheld: 'too_large' })
     const withImage = await content(ids[8]!)
     expect(withImage.html).toContain(`/api/email/${encodeURIComponent(address)}/messages/${ids[8]}/attachments/0`)
   })

@@ -396,8 +396,9 @@ export class InboxService {
     const text = await findViewTextBytes(this.db, row.message_content_id, this.config.messageTextMaxChars)
     // plainContent's choice: the text part unless it is blank, else the text rendering of the HTML.
     const hasText = text.text !== null && !isBlankUtf8(text.text)
-    // Sanitized HTML is made from HTML only; the rendering is shown only without a text part.
-    const { safeHtml, htmlText } = await findViewBodyBytes(this.db, row.message_content_id, { safeHtml: row.has_html === 1, htmlText: !hasText })
+    // Sanitized HTML is made from HTML only, and never for HTML withheld; the rendering is shown only without a text part.
+    const wantHtml = row.has_html === 1 && row.html_withheld === null
+    const { safeHtml, htmlText } = await findViewBodyBytes(this.db, row.message_content_id, { safeHtml: wantHtml, htmlText: !hasText })
     const headers = await findViewHeaders(this.db, row.message_content_id)
     const attachments = await listAttachments(this.db, row.message_content_id)
     const view = toFullMessage(
