@@ -121,6 +121,8 @@ describe.each(ENGINES)('storage on %s', (engine) => {
     expect(await statuses()).toEqual([{ message_content_id: first, status: 'pass' }, { message_content_id: second, status: 'checking' }])
     // Verdicts skip SQLite's fsync on the writer's connection; its message commits after them must be durable again (FULL).
     if (engine === 'sqlite') expect((await sql<{ synchronous: number }>`pragma synchronous`.execute(storage.db)).rows).toEqual([{ synchronous: 2 }])
+    // On PostgreSQL they turn synchronous_commit off for their own transaction only: the pool's sessions stay durable.
+    if (engine === 'postgres') expect((await sql<{ setting: string }>`SELECT current_setting('synchronous_commit') AS setting`.execute(storage.db)).rows).toEqual([{ setting: 'on' }])
     expect(await storage.settleLeftoverChecks(5678)).toBe(1)
     expect(await storage.db.selectFrom('message_auth').select(['status', 'checked_at']).where('message_content_id', '=', second!).executeTakeFirst()).toEqual({ status: 'unknown', checked_at: 5678 })
     // A message to an inbox that does not exist fails the whole batch: nothing of it is stored.
