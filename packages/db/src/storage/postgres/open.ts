@@ -1,7 +1,8 @@
 import { sql } from 'kysely'
 import { createPostgresPool } from '../../postgres-db.js'
-import { findActiveInbox, settleLeftoverChecks } from '../queries.js'
+import { settleLeftoverChecks } from '../queries.js'
 import type { Storage, StorageConfig } from '../storage.js'
+import { findActiveInbox } from './find-active-inbox.js'
 import { NotificationListener } from './listener.js'
 import type { ChangeEvent, DeleteEvent, NewMail } from './notify.js'
 import { createPostgresMessageWriter } from './write-messages.js'
@@ -86,7 +87,7 @@ export function openPostgresStorage(config: StorageConfig & { url: string }): St
       changeWatchers.add(handler)
       return { close: () => changeWatchers.delete(handler) }
     },
-    findActiveInbox: (address, now) => findActiveInbox(db, address, now),
+    findActiveInbox: (address, now) => findActiveInbox(pool, address, now),
     databaseBytes,
     async freeDiskBytes() {
       // The server's disk is not ours to see; its own limits (and maxDatabaseBytes) apply.
