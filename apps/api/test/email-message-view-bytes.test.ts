@@ -1,17 +1,12 @@
-import { readFileSync } from 'node:fs'
 import Fastify, { type FastifyInstance } from 'fastify'
 import { sql } from 'kysely'
 import { afterEach, describe, expect, it } from 'vitest'
-import { toStoredSource } from '@tempbox/db'
 import { FullMessage } from '@tempbox/types'
-import { parseMessage } from '../../mail-ingest/src/parse-message.js'
-import { deriveView } from '../../mail-ingest/src/derive-view.js'
-import { realMailFiles } from '../../mail-ingest/test/real-mail-corpus.js'
 import type { App } from '../src/app.js'
 import { findMessageAuth } from '../src/repositories/message-auth-repository.js'
 import { toMessageAuth } from '../src/services/messages/message-auth-view.js'
 import { buildTestApp, onPostgres } from './helper.js'
-import { deliver, deliverIncoming, generate, type TestMail } from './email-fixtures.js'
+import { deliver, generate, type TestMail } from './email-fixtures.js'
 
 /**
  * A message view is made from its text and HTML as UTF-8 bytes, JSON-escaped byte by byte and spliced into the rest.
@@ -53,27 +48,6 @@ async function expectSameBytes(address: string, ids: number[]): Promise<void> {
 }
 
 describe('GET …/messages/{id}: the view made from bytes', () => {
-  it(`is byte for byte the serialized view for every message of the real-mail corpus`, async () => {
-    app = await buildTestApp()
-    const address = await generate(app)
-    const files = realMailFiles()
-    expect(files.length).toBeGreaterThan(150)
-    const ids: number[] = []
-    for (const file of files) {
-      const raw = readFileSync(file)
-      const parsed = await parseMessage(raw)
-      const [id] = await deliverIncoming(app, [address], (inboxIds) => ({
-        inboxIds,
-        parsed,
-        source: toStoredSource(raw, parsed.text, parsed.plainBodyStart),
-        receivedAt: Date.now(),
-        derived: deriveView(parsed),
-      }))
-      ids.push(id!)
-    }
-    await expectSameBytes(address, ids)
-  }, 120_000)
-
   it('is byte for byte the serialized view for hostile text and HTML, and cuts the text before a character, never inside it', async () => {
     // A small display limit, so cuts fall on the characters under test.
     app = await buildTestApp({ MESSAGE_TEXT_MAX_CHARS: '64' })
