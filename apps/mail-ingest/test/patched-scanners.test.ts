@@ -3,7 +3,7 @@ import { createRequire, Module } from 'node:module'
 import { dirname, join } from 'node:path'
 import { Writable } from 'node:stream'
 import { describe, expect, it } from 'vitest'
-import { random } from './seeded-random.js'
+import { random } from '../../../tests/support/seeded-random.js'
 
 /**
  * Our pnpm patches to smtp-server's DATA scan and mailsplit's line scan replace a loop over every byte with indexOf.

@@ -3,7 +3,7 @@ import { toStoredSource } from '@tempbox/db'
 import { describe, expect, it } from 'vitest'
 import { parseMessage } from '../src/parse-message.js'
 import { plainTextBody } from '../src/plain-text-body.js'
-import { realMailFiles } from './real-mail-corpus.js'
+import { realMailFiles } from '../../../tests/support/real-mail-corpus.js'
 
 const HEAD = 'From: "Ann" <ann@example.test>\r\nTo: box@tempbox.test\r\nSubject: Hello\r\nDate: Mon, 23 Nov 2026 10:00:00 +0000\r\n'
 /**

@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module'
 import { describe, expect, it } from 'vitest'
-import { random } from './seeded-random.js'
+import { random } from '../../../tests/support/seeded-random.js'
 
 /** The libqp that mailparser decodes quoted-printable parts with (through mailsplit): our patched copy. */
 const fromHere = createRequire(import.meta.url)

@@ -2,7 +2,7 @@ import { readdirSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 
 /** Real messages from other projects' test suites (tests/fixtures/real-mail, with their sources and licences). */
-export const REAL_MAIL_DIR = new URL('../../../tests/fixtures/real-mail/', import.meta.url).pathname
+export const REAL_MAIL_DIR = new URL('../fixtures/real-mail/', import.meta.url).pathname
 
 /** Every .eml file of the real-mail corpus (or of a folder of it), depth first. */
 export function realMailFiles(dir = REAL_MAIL_DIR): string[] {
