@@ -1,6 +1,7 @@
 import type { IncomingAttachment } from '@tempbox/db'
 import { Headers, type HeaderLine } from '@zone-eu/mailsplit'
 import { MailParser, simpleParser, type AddressObject, type EmailAddress, type ParsedMail } from 'mailparser'
+import { HEADER_PARSE_LIMITS, resetHeaderBudget } from './header-budget.js'
 import { plainTextBody } from './plain-text-body.js'
 
 export interface MailAddress {
@@ -42,6 +43,8 @@ const PARSER_OPTIONS = {
   skipTextToHtml: true,
   skipTextLinks: true,
   skipImageLinks: true,
+  // mailsplit's limit for one MIME part's header block: past it the message is read by hand (parseHeadersOnly).
+  maxHeadSize: HEADER_PARSE_LIMITS.blockBytes,
 } as const
 
 /** What the rest of this file reads of a parsed header block. */
@@ -57,6 +60,7 @@ const headerParser = new MailParser(PARSER_OPTIONS) as unknown as { processHeade
 /** The header block as simpleParser would give it: mailsplit's line split, then mailparser's processing. */
 function parseHeaderBlock(head: Buffer): HeaderView {
   const headerLines = new Headers(head).getList()
+  resetHeaderBudget(headerParser)
   const headers = headerParser.processHeaders(headerLines)
   const get = <T>(key: string) => headers.get(key) as T | undefined
   return { headerLines, headers, from: get('from'), to: get('to'), cc: get('cc'), subject: get('subject') }
@@ -171,8 +175,8 @@ function splitHeaderLine(line: string): [string, string] {
 }
 
 /**
- * Last resort for input mailparser rejects (a header block over its 1 MB limit, say): read the header block by hand,
- * keep the body as text. Exported for its property tests.
+ * Last resort for input mailparser rejects (a header block over HEADER_PARSE_LIMITS.blockBytes, say): read the header
+ * block by hand, keep the body as text. Exported for its property tests.
  */
 export function parseHeadersOnly(raw: Buffer): ParsedMessage {
   const source = raw.toString('utf8')

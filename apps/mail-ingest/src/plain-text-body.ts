@@ -5,10 +5,9 @@
  * caller gives the whole message to mailparser (which still parses the header block in every case).
  */
 import { isAscii, isUtf8 } from 'node:buffer'
+import { HEADER_PARSE_LIMITS } from './header-budget.js'
 
 const BLANK_LINE = Buffer.from('\r\n\r\n')
-/** mailparser's limit for a header block (mailsplit's default); past it mailparser fails, and so must we. */
-const MAX_HEAD_BYTES = 1024 * 1024
 const IDENTITY_ENCODING = /^\s*(?:7bit|8bit)\s*$/i
 
 export interface PlainTextBody {
@@ -20,7 +19,7 @@ export interface PlainTextBody {
 
 export function plainTextBody(raw: Buffer): PlainTextBody | null {
   const end = raw.indexOf(BLANK_LINE)
-  if (end < 0 || end > MAX_HEAD_BYTES) return null
+  if (end < 0 || end > HEADER_PARSE_LIMITS.blockBytes) return null
   const block = raw.toString('latin1', 0, end)
   // A bare LF could end the header block earlier for mailparser (a line of just LF): leave such a message to it.
   if (countLineFeeds(block) !== block.split('\r\n').length - 1) return null

@@ -1,0 +1,57 @@
+import type { HeaderLine } from '@zone-eu/mailsplit'
+import { MailParser } from 'mailparser'
+
+/**
+ * What one message's header lines may cost the parser. mailparser reads address headers with a tokenizer that costs
+ * about 1.3 µs per byte (a 1 MB To of `"a` took 1.3 s, a 1 MB From of `<` 0.7 s; a body byte costs ~0.05 µs), and it
+ * does so in every MIME part's header block, so a 10 MB message of such parts kept a parse worker busy for many
+ * seconds. The raw source and the stored header lines stay whole: only what mailparser interprets is bounded.
+ */
+export const HEADER_PARSE_LIMITS = {
+  /** A MIME part's header block, at most (mailsplit's own default is 1 MB); past it the message is read by hand. */
+  blockBytes: 128 * 1024,
+  /** One header line as mailparser decodes it: far over any real one (subjects are shown to 16 K characters). */
+  lineBytes: 64 * 1024,
+  /** Address header bytes (From, To, Cc, …) parsed per message, all parts together: some 800 addresses. */
+  addressBytes: 32 * 1024,
+} as const
+
+const ADDRESS_KEYS = new Set(['from', 'to', 'cc', 'bcc', 'sender', 'reply-to', 'delivered-to', 'return-path', 'disposition-notification-to'])
+
+/** Address bytes each parser has parsed so far: one MailParser parses one message (simpleParser makes one per call). */
+const spent = new WeakMap<object, number>()
+
+/** Header lines cut to what the budget left: whole addresses where a comma allows, the header's name always kept. */
+export function boundHeaderLines(parser: object, lines: readonly HeaderLine[]): HeaderLine[] {
+  let used = spent.get(parser) ?? 0
+  const bounded = lines.map((header) => {
+    let limit: number = HEADER_PARSE_LIMITS.lineBytes
+    if (ADDRESS_KEYS.has(header.key)) limit = Math.min(limit, Math.max(HEADER_PARSE_LIMITS.addressBytes - used, 0))
+    const line = cutLine(header.line, limit, ADDRESS_KEYS.has(header.key))
+    if (ADDRESS_KEYS.has(header.key)) used += line.length
+    return line === header.line ? header : { key: header.key, line }
+  })
+  spent.set(parser, used)
+  return bounded
+}
+
+/** A long-lived parser (the header-block parser) starts each message with the whole budget. */
+export function resetHeaderBudget(parser: object): void {
+  spent.delete(parser)
+}
+
+function cutLine(line: string, limit: number, atComma: boolean): string {
+  if (line.length <= limit) return line
+  const name = line.indexOf(':') + 1
+  const comma = atComma ? line.lastIndexOf(',', limit) : -1
+  return line.slice(0, Math.max(comma > name ? comma : limit, name))
+}
+
+type HeaderProcessor = { processHeaders(lines: HeaderLine[]): unknown }
+const prototype = MailParser.prototype as unknown as HeaderProcessor
+const processHeaders = prototype.processHeaders
+// mailparser calls processHeaders for every MIME part's header block, from inside simpleParser, where no option
+// reaches it. The method is internal to mailparser (pinned); parse-message.test requires its results on real mail.
+prototype.processHeaders = function (this: HeaderProcessor, lines: HeaderLine[]) {
+  return processHeaders.call(this, boundHeaderLines(this, lines ?? []))
+}
