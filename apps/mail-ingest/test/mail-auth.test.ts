@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { checkMessage, UNKNOWN, type AuthVerdict } from '../src/mail-auth/check.js'
+import { DEFAULT_MAX_HEADER_BYTES } from '../src/mail-auth/config.js'
 import { createCachingResolver, fixtureResolver } from '../src/mail-auth/dns.js'
 import { createAuthQueue, type AuthJob } from '../src/mail-auth/queue.js'
 import { authSourceOf, headerBlockEnd } from '../src/mail-auth/job.js'
@@ -69,6 +70,22 @@ describe('who really sent it', () => {
     const verdict = await check(await signMail(plainMail('GitHub <noreply@github.com>', 'a@tempbox.test', 'Your code'), github), broken)
     expect(verdict.status).toBe('unknown')
     expect(verdict.details?.dkim[0]?.result).toBe('temperror')
+  })
+
+  it('does not check a header block over the limit (unknown, nothing asked of DNS), and checks one under it', async () => {
+    const asked: string[] = []
+    const counting: typeof options.resolver = async (name, type) => {
+      asked.push(name)
+      return options.resolver(name, type)
+    }
+    const signed = await signMail(plainMail('GitHub <noreply@github.com>', 'a@tempbox.test', 'Your code'), github)
+    const padded = `X-Padding: ${'a'.repeat(DEFAULT_MAX_HEADER_BYTES)}\r\n${signed}`
+    expect(await checkMessage(Buffer.from(padded), envelope, { ...options, resolver: counting })).toEqual(UNKNOWN)
+    expect(asked).toEqual([])
+    // The same mail under a limit set higher is checked as any other (the padding is not signed, so DKIM still passes).
+    const verdict = await checkMessage(Buffer.from(padded), envelope, { ...options, resolver: counting, maxHeaderBytes: 2 * DEFAULT_MAX_HEADER_BYTES })
+    expect(verdict.status).toBe('pass')
+    expect(asked.length).toBeGreaterThan(0)
   })
 })
 

@@ -36,7 +36,7 @@ const resolver = config.dnsFixturePath
   ? readFixtureResolver(config.dnsFixturePath)
   : createCachingResolver({ timeoutMs: config.dnsTimeoutMs, maxEntries: config.dnsCacheEntries, ttlMs: config.dnsCacheTtlMs })
 // A verdict is reused no longer than the DNS answers it rests on are cached.
-const check = memoizeUnsigned((raw, envelope) => checkMessage(raw, envelope, { resolver, mta }), {
+const check = memoizeUnsigned((raw, envelope) => checkMessage(raw, envelope, { resolver, mta, maxHeaderBytes: config.maxHeaderBytes }), {
   maxEntries: Math.min(config.dnsCacheEntries, MAX_REMEMBERED_SENDERS),
   ttlMs: config.dnsCacheTtlMs,
 })
