@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { sql } from 'kysely'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { insertMessage, migrateToLatest, NO_LIMITS, openStorage, refusalKindOf, UNICODE_LOWER, type ChangeEvent, type DeleteEvent, type IncomingMessage, type NewMail, type Storage, type StorageConfig } from '../src/index.js'
+import { insertMessage, migrateToLatest, NO_LIMITS, openStorage, refusalKindOf, UNICODE_LOWER, VIEW_HEADER_LIMITS, type ChangeEvent, type DeleteEvent, type IncomingMessage, type NewMail, type Storage, type StorageConfig } from '../src/index.js'
 import { ENGINES, freshPostgresDatabase, type TestEngine } from '../src/testing/index.js'
 
 const HOUR = 3_600_000
@@ -176,6 +176,23 @@ describe.each(ENGINES)('storage on %s', (engine) => {
     for (const address of ['a@tempbox.test', 'b@tempbox.test']) {
       expect(await storage.findActiveInbox(address, Date.now())).toMatchObject({ messageCount: 1, bytesUsed: message.source.size })
     }
+  })
+
+  it('stores the header lines a view can show, and one more of each: no more lines, no longer values, raw kept whole', async () => {
+    const a = await inbox('a')
+    const message = incoming('many headers', [a])
+    const { count, valueChars } = VIEW_HEADER_LIMITS
+    const emoji = '🎉'.repeat(valueChars + 10)
+    message.parsed.headers = [['From', `${'<'.repeat(1_000_000)}`], ['X-Emoji', emoji], ...Array.from({ length: 1_000 }, (_, i): [string, string] => [`X-Line-${i}`, 'v'])]
+    const [contentId] = await storage.messageWriter()([message])
+    const row = await storage.db.selectFrom('message_content').select(['headers', 'raw']).where('id', '=', contentId!).executeTakeFirstOrThrow()
+    const stored = JSON.parse(row.headers) as [string, string][]
+    expect(stored).toHaveLength(count + 1)
+    expect(stored[0]).toEqual(['From', '<'.repeat(valueChars + 1)])
+    // Cut as SQL's substr counts: characters, a pair of surrogates being one.
+    expect(stored[1]).toEqual(['X-Emoji', '🎉'.repeat(valueChars + 1)])
+    expect(stored.slice(2)).toEqual(message.parsed.headers.slice(2, count + 1))
+    expect(row.raw).toEqual(message.source.raw)
   })
 
   it('counts a batch in its inboxes and queues its webhook deliveries in message order, up to the per-inbox cap', async () => {

@@ -1,5 +1,5 @@
 import { sql, type RawBuilder } from 'kysely'
-import { engineOf, fullSource, selectMessagesWithContent, type Db, type MessageContentRow, type MessageRow } from '@tempbox/db'
+import { engineOf, fullSource, selectMessagesWithContent, VIEW_HEADER_LIMITS, type Db, type MessageContentRow, type MessageRow } from '@tempbox/db'
 import { matchAll, type MessageCondition } from './message-filter.js'
 
 /**
@@ -19,8 +19,7 @@ const HAS_HTML = {
   postgres: sql<number>`cast(message_content.html is not null as integer)`.as('has_html'),
 }
 
-/** What a message view shows of the header lines: at most `count` of them, each value at most `valueChars` characters. */
-export const VIEW_HEADER_LIMITS = { valueChars: 4096, count: 200 } as const
+export { VIEW_HEADER_LIMITS }
 
 /**
  * The most of a subject a message view shows: far beyond any real one (the longest in the real-mail corpus is under

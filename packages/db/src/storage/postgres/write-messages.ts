@@ -1,6 +1,7 @@
 import { isUtf8 } from 'node:buffer'
 import pg from 'pg'
 import { NO_LIMITS, StoreRefusal, type IncomingMessage, type WriteMessages, type WriterLimits } from '../incoming-message.js'
+import { storedHeaders } from '../stored-headers.js'
 import { IDS_PER_NOTIFICATION, NEW_MAIL_CHANNEL } from './notify.js'
 
 /**
@@ -29,7 +30,7 @@ const ATTACHMENT_COLUMNS = [
 function contentValues(ord: number, { parsed, source, derived }: IncomingMessage): unknown[] {
   // In CONTENT_COLUMNS' order.
   return [
-    ord, source.bodyIsText ? 1 : 0, JSON.stringify(parsed.recipients), pgText(JSON.stringify(parsed.headers)), pgText(parsed.text), pgText(parsed.html), source.raw,
+    ord, source.bodyIsText ? 1 : 0, JSON.stringify(parsed.recipients), pgText(JSON.stringify(storedHeaders(parsed.headers))), pgText(parsed.text), pgText(parsed.html), source.raw,
     derived.version, pgText(derived.preview), pgText(derived.htmlText), JSON.stringify(derived.codes), JSON.stringify(derived.links), pgText(derived.safeHtml),
     derived.hasRemoteContent ? 1 : 0, pgText(derived.htmlWithheld),
   ]

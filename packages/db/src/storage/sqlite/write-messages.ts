@@ -4,6 +4,7 @@ import type { Db } from '../../create-db.js'
 import type { NewAttachment, NewMessage, NewMessageContent } from '../../schema.js'
 import { NO_LIMITS, StoreRefusal, type IncomingAttachment, type IncomingMessage, type WriteMessages, type WriterLimits } from '../incoming-message.js'
 import { freeDiskBytes } from './disk.js'
+import { storedHeaders } from '../stored-headers.js'
 import { textHeadOf } from '../text-head.js'
 
 /** A content row as bound to the INSERT: `text` may be UTF-8 bytes, which the statement casts to TEXT. */
@@ -13,7 +14,7 @@ function contentRow({ parsed, source, derived }: IncomingMessage): ContentRow {
   return {
     raw_body_is_text: source.bodyIsText ? 1 : 0,
     recipients: JSON.stringify(parsed.recipients),
-    headers: JSON.stringify(parsed.headers),
+    headers: JSON.stringify(storedHeaders(parsed.headers)),
     text: parsed.text,
     html: parsed.html,
     raw: source.raw,
