@@ -115,6 +115,24 @@ describe('mail ingest over SMTP', () => {
     expect(heads[0]!.head!.startsWith('Grüße 🎉 zeile')).toBe(true)
   })
 
+  it('stores a long encoded text exactly as decoded, with its head (handed from the parser to the writer as bytes)', async () => {
+    const to = await createInbox('longencoded')
+    // Quoted-printable (mostly ASCII with accents), so the text is decoded by mailparser rather than read from the body.
+    const long = Array.from({ length: 400 }, (_, i) => `Zeile ${i}: Grüße aus Köln, ça va? 🎉 ${'x'.repeat(20)}`).join('\n')
+    expect(long.length).toBeGreaterThan(16 * 1024)
+    await transport().sendMail({ from: 'a@example.test', to, subject: 'long encoded', text: long, textEncoding: 'quoted-printable' })
+    const [row] = await selectMessagesWithContent(db)
+      .innerJoin('inbox', 'inbox.id', 'message.inbox_id')
+      .leftJoin('message_text_head', 'message_text_head.message_content_id', 'message_content.id')
+      .select(['message_content.text', 'message_content.raw', 'message_content.raw_body_is_text', 'message_text_head.text as head', sql<string>`substr(message_content.text, 1, 1001)`.as('cut')])
+      .where('inbox.address', '=', to)
+      .execute()
+    expect(row!.raw.toString()).toContain('Content-Transfer-Encoding: quoted-printable')
+    expect(row!.raw_body_is_text).toBe(0)
+    expect(row!.text).toBe(`${long}\n`) // mailparser ends a text part with the line end its body ends with
+    expect(row!.head).toBe(row!.cut)
+  })
+
   it('keeps an HTML-only message as HTML and leaves text empty for the API to render', async () => {
     const to = await createInbox('htmlonly')
     await transport().sendMail({ from: 'news@example.test', to, subject: 'HTML only', html: '<h1>Big news</h1><p>Read <a href="https://example.test">more</a></p>' })
