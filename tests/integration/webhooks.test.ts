@@ -121,7 +121,7 @@ describe('webhooks over the real stack', () => {
       deliveryId: string
       address: string
       message: { subject: string; fromAddress: string; verification: { codes: string[] } }
-      links: { message: string; raw: string; attachments: string[] }
+      links: { message: string; raw: string; attachments: string[]; attachmentsTruncated: boolean }
     }
     expect(payload).toMatchObject({
       type: 'message.received',
@@ -134,6 +134,7 @@ describe('webhooks over the real stack', () => {
     expect(((await full.json()) as { subject: string }).subject).toBe('Your code')
     expect(await (await fetch(payload.links.raw)).text()).toContain('Subject: Your code')
     expect(payload.links.attachments).toHaveLength(1)
+    expect(payload.links.attachmentsTruncated).toBe(false)
     expect(await (await fetch(payload.links.attachments[0]!)).text()).toBe('attached')
 
     await waitFor(async () => (await deliveries(address))[0]?.state === 'delivered', 10_000, 'the delivery to be recorded')

@@ -54,6 +54,11 @@ export interface Config {
   webhooks: WebhookConfig
   /** Characters of a text part a message view carries (MESSAGE_TEXT_MAX_CHARS); the rest is in the .eml download. */
   messageTextMaxChars: number
+  /**
+   * Attachments a message view lists, the first by position (MESSAGE_VIEW_MAX_ATTACHMENTS); the view says how many
+   * there are, every one downloads by its index, and webhook payloads link as many.
+   */
+  messageViewMaxAttachments: number
   /** Addresses people write to, shown by the web app (GET /api/config): SUPPORT_EMAIL, PRIVACY_EMAIL, LEGAL_EMAIL. */
   siteEmails: { support: string; privacy: string; legal: string }
 }
@@ -150,6 +155,7 @@ export function loadConfig(env: Env = process.env): Config {
     listingCacheBytes: int('LISTING_CACHE_MB', 32, 1) * 1024 * 1024,
     messageViewCacheBytes: int('MESSAGE_VIEW_CACHE_MB', 32, 1) * 1024 * 1024,
     messageTextMaxChars: int('MESSAGE_TEXT_MAX_CHARS', 256 * 1024, 1),
+    messageViewMaxAttachments: int('MESSAGE_VIEW_MAX_ATTACHMENTS', 100, 1),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     // In production behind a trusted proxy, TLS is what that proxy is there for; HSTS=false/true overrides.
     hsts: env.HSTS ? env.HSTS === 'true' : isProduction && parseTrustProxy(env.TRUST_PROXY) !== false,

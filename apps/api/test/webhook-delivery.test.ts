@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import type { WebhookDeliveriesResponse } from '@tempbox/types'
+import type { WebhookDeliveriesResponse, WebhookPayload } from '@tempbox/types'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { App } from '../src/app.js'
 import { buildTestApp } from './helper.js'
@@ -13,6 +13,7 @@ type Answer = { status: number; headers?: Record<string, string> } | 'hang'
 class Receiver {
   readonly paths: string[] = []
   readonly deliveryIds: string[] = []
+  readonly bodies: string[] = []
   /** TCP connections opened to this receiver. */
   connections = 0
   /** Bytes of body each answer carries (after its status). */
@@ -24,8 +25,10 @@ class Receiver {
 
   async start(): Promise<this> {
     this.server = createServer((req: IncomingMessage, res: ServerResponse) => {
-      req.resume()
+      const chunks: Buffer[] = []
+      req.on('data', (chunk: Buffer) => chunks.push(chunk))
       req.on('end', () => {
+        this.bodies.push(Buffer.concat(chunks).toString('utf8'))
         this.paths.push(req.url ?? '')
         this.deliveryIds.push(String(req.headers['tempbox-delivery']))
         const answer = this.script.shift() ?? { status: 200 }
@@ -127,6 +130,30 @@ describe('webhook queue caps', () => {
     expect(failing.paths).toHaveLength(3)
     const get = await app.inject({ method: 'GET', url: `/api/email/${first}/webhook` })
     expect(get.json()).toMatchObject({ pendingDeliveries: 2 })
+  })
+})
+
+describe('webhook payload', () => {
+  it('links as many attachments as a message view lists (MESSAGE_VIEW_MAX_ATTACHMENTS), with the total and whether more follow', async () => {
+    app = await buildTestApp({ ...LOCAL, MESSAGE_VIEW_MAX_ATTACHMENTS: '3', PUBLIC_URL: 'https://tempbox.example' })
+    const target = await receiver()
+    const address = await generate(app)
+    await setWebhook(address, target.url())
+    const files = (count: number) => Array.from({ length: count }, (_, i) => ({ filename: `f${i}.txt`, contentType: 'text/plain', content: Buffer.from(`f${i}`) }))
+    const many = await deliver(app, address, { subject: 'many', attachments: files(5) })
+    await expect.poll(() => target.bodies.length, { timeout: 20_000 }).toBe(1)
+    const few = await deliver(app, address, { subject: 'few', attachments: files(3) })
+    await expect.poll(() => target.bodies.length, { timeout: 20_000 }).toBe(2)
+
+    const [manyPayload, fewPayload] = target.bodies.map((b) => JSON.parse(b) as WebhookPayload)
+    const link = (id: number, i: number) => `https://tempbox.example/api/email/${encodeURIComponent(address)}/messages/${id}/attachments/${i}`
+    expect(manyPayload!.message.attachmentCount).toBe(5)
+    expect(manyPayload!.links).toMatchObject({ attachments: [link(many, 0), link(many, 1), link(many, 2)], attachmentsTruncated: true })
+    expect(fewPayload!.message.attachmentCount).toBe(3)
+    expect(fewPayload!.links).toMatchObject({ attachments: [link(few, 0), link(few, 1), link(few, 2)], attachmentsTruncated: false })
+    // The ones past the cap download all the same.
+    const past = await app.inject({ method: 'GET', url: link(many, 4).replace('https://tempbox.example', '') })
+    expect(past.body).toBe('f4')
   })
 })
 

@@ -166,7 +166,22 @@ export const FullMessage = Type.Object({
         'the .eml download has every line whole.',
     }),
   ),
-  attachments: Type.Array(AttachmentInfo),
+  attachments: Type.Array(AttachmentInfo, {
+    description:
+      'The first attachments by position: at most the server\'s display limit (MESSAGE_VIEW_MAX_ATTACHMENTS, 100 by ' +
+      'default); `attachmentsTruncated` says when more follow. Every attachment downloads at `…/attachments/{index}`, ' +
+      'listed or not (indexes run from 0 to `attachmentCount` − 1), and `cid:` references in `html` point at any of them.',
+  }),
+  attachmentCount: Type.Optional(
+    Type.Integer({ minimum: 0, description: 'Attachments the message has, listed or not. Always present on `GET …/messages/{id}`.' }),
+  ),
+  attachmentsTruncated: Type.Optional(
+    Type.Boolean({
+      description:
+        'True when the message has more attachments than `attachments` lists. Always present on `GET …/messages/{id}`; ' +
+        'the .eml download holds them all, and each downloads by its index.',
+    }),
+  ),
   verification: Verification,
   auth: Type.Optional(
     Type.Union([MessageAuth, Type.Null()], {

@@ -65,7 +65,13 @@ export const WebhookPayload = Type.Object({
   links: Type.Object({
     message: Type.String({ description: 'The whole message (GET, JSON).' }),
     raw: Type.String({ description: 'Its exact source (.eml).' }),
-    attachments: Type.Array(Type.String(), { description: 'One download URL per attachment, in order.' }),
+    attachments: Type.Array(Type.String(), {
+      description:
+        'Download URLs of the first attachments, in order: at most the server\'s display limit ' +
+        '(MESSAGE_VIEW_MAX_ATTACHMENTS, 100 by default). `message.attachmentCount` is how many the message has; every ' +
+        'one downloads at `…/attachments/{index}`, indexes 0 to `message.attachmentCount` − 1.',
+    }),
+    attachmentsTruncated: Type.Boolean({ description: 'True when the message has more attachments than `attachments` links.' }),
   }),
 })
 export type WebhookPayload = Static<typeof WebhookPayload>

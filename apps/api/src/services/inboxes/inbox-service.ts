@@ -400,7 +400,7 @@ export class InboxService {
     const wantHtml = row.has_html === 1 && row.html_withheld === null
     const { safeHtml, htmlText } = await findViewBodyBytes(this.db, row.message_content_id, { safeHtml: wantHtml, htmlText: !hasText })
     const headers = await findViewHeaders(this.db, row.message_content_id)
-    const attachments = await listAttachments(this.db, row.message_content_id)
+    const attachments = await listAttachments(this.db, row.message_content_id, this.config.messageViewMaxAttachments)
     const view = toFullMessage(
       inbox.address,
       { ...row, html_text: hasText ? null : CONTENT_MARK, safe_html: safeHtml === null ? null : HTML_MARK },
@@ -425,7 +425,7 @@ export class InboxService {
   private async fullView(inbox: InboxRow, row: MessageSummaryRow): Promise<FullMessage> {
     const text = await findViewText(this.db, row.message_content_id, this.config.messageTextMaxChars)
     const headers = await findViewHeaders(this.db, row.message_content_id)
-    return toFullMessage(inbox.address, row, text, headers, await listAttachments(this.db, row.message_content_id))
+    return toFullMessage(inbox.address, row, text, headers, await listAttachments(this.db, row.message_content_id, this.config.messageViewMaxAttachments))
   }
 
   async rawMessage(inbox: InboxRow, rawId: string): Promise<{ id: number; subject: string; raw: Buffer }> {

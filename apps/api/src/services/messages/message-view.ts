@@ -100,7 +100,7 @@ export function toFullMessage(
   row: MessageSummaryRow,
   view: ViewText,
   headers: { headers: ViewHeader[]; more: boolean },
-  attachments: AttachmentMetaRow[],
+  attachments: { attachments: AttachmentMetaRow[]; more: boolean },
 ): FullMessage {
   return {
     id: String(row.id),
@@ -120,7 +120,7 @@ export function toFullMessage(
     // `truncated` only where a value was cut, so ordinary headers cost no more on the wire than before.
     headers: headers.headers.map((h) => (h.truncated ? h : { name: h.name, value: h.value })),
     headersTruncated: headers.more,
-    attachments: attachments.map(
+    attachments: attachments.attachments.map(
       (a): AttachmentInfo => ({
         index: a.position,
         filename: a.filename,
@@ -130,6 +130,8 @@ export function toFullMessage(
         inline: a.is_inline === 1,
       }),
     ),
+    attachmentCount: row.attachment_count,
+    attachmentsTruncated: attachments.more,
     verification: storedVerification(row),
   }
 }

@@ -70,7 +70,7 @@ export class WebhookDeliverer {
 
   constructor(
     private readonly db: Db,
-    private readonly config: Pick<Config, 'publicUrl' | 'webhooks'>,
+    private readonly config: Pick<Config, 'publicUrl' | 'webhooks' | 'messageViewMaxAttachments'>,
     private readonly watcher: MailWatcher,
     private readonly view: (row: ListRow) => MessageSummary,
     private readonly metrics: ApiMetrics,
@@ -254,6 +254,7 @@ export class WebhookDeliverer {
     const { address, message } = delivery
     const base = this.config.publicUrl
     const messagePath = `/api/email/${encodeURIComponent(address)}/messages/${message.id}`
+    const listed = this.config.messageViewMaxAttachments
     return {
       type: 'message.received',
       deliveryId: delivery.deliveryId,
@@ -262,7 +263,9 @@ export class WebhookDeliverer {
       links: {
         message: base + messagePath,
         raw: `${base}${messagePath}/raw`,
-        attachments: Array.from({ length: message.attachment_count }, (_, i) => base + attachmentUrl(address, message.id, i)),
+        // As many as a message view lists: a mail of thousands of attachments would otherwise be a payload of megabytes.
+        attachments: Array.from({ length: Math.min(message.attachment_count, listed) }, (_, i) => base + attachmentUrl(address, message.id, i)),
+        attachmentsTruncated: message.attachment_count > listed,
       },
     }
   }
