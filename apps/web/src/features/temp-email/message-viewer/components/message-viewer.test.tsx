@@ -81,3 +81,24 @@ describe('headers the server cut for display', () => {
     expect(screen.queryByText('…', { selector: 'p' })).not.toBeInTheDocument()
   })
 })
+
+describe('a message with more attachments than the server lists', () => {
+  const files = (count: number) =>
+    Array.from({ length: count }, (_, i) => ({ index: i, filename: `file-${i}.bin`, contentType: 'application/octet-stream', size: 0, contentId: null, inline: false }))
+
+  it('lists the ones sent and says under the list how many there are, pointing at the .eml', async () => {
+    emailState.details.set('20', fullMessage({ id: '20', attachments: files(100), attachmentCount: 10_000, attachmentsTruncated: true }))
+    renderViewer('20')
+    expect(await screen.findByRole('note')).toHaveTextContent('Showing the first 100 of 10,000 attachments. Download the .eml to get them all.')
+    expect(screen.getAllByRole('link', { name: /^Download file-/ })).toHaveLength(100)
+    expect(screen.getByRole('link', { name: 'Download file-99.bin' })).toHaveAttribute('href', `/api/email/${encodeURIComponent(TEST_ADDRESS)}/messages/20/attachments/99`)
+    expect(screen.getByRole('link', { name: 'Download .eml' })).toHaveAttribute('href', `/api/email/${encodeURIComponent(TEST_ADDRESS)}/messages/20/raw`)
+  })
+
+  it('says nothing more when every attachment is listed', async () => {
+    emailState.details.set('21', fullMessage({ id: '21', attachments: files(2), attachmentCount: 2, attachmentsTruncated: false }))
+    renderViewer('21')
+    expect(await screen.findByRole('link', { name: 'Download file-1.bin' })).toBeInTheDocument()
+    expect(screen.queryByRole('note')).not.toBeInTheDocument()
+  })
+})

@@ -130,7 +130,7 @@ export function MessageViewer({ address, id, onClose, onDelete }: MessageViewerP
         </>
       )}
 
-      <AttachmentList address={address} id={id} attachments={message.attachments} html={message.html} />
+      <AttachmentList address={address} id={id} message={message} />
 
       {showHeaders && (
         <div className="max-h-72 overflow-auto rounded-md bg-slate-50 p-3 font-mono text-xs text-slate-800 dark:bg-slate-800 dark:text-slate-100">
