@@ -41,7 +41,7 @@ function ingestWriter(app: App): WriteMessages {
 }
 
 /** The view as ingest's parse worker derives and stores it (without the failures it logs). */
-function storedView(parsed: IncomingMessage['parsed']): IncomingMessage['derived'] {
+function storedView(parsed: IncomingMessage['parsed'] & { html: string | null }): IncomingMessage['derived'] {
   const { failures: _failures, ...derived } = deriveParsed(parsed)
   return derived
 }
@@ -62,7 +62,7 @@ export function incomingMessage(inboxIds: number[], addresses: string[], mail: T
   const fromAddress = mail.fromAddress ?? 'sender@example.com'
   const raw = mail.raw ?? Buffer.from(`From: ${fromAddress}\r\nSubject: ${subject}\r\n\r\n${mail.text ?? ''}\r\n`)
   const text = mail.text === undefined ? 'Hello there' : mail.text
-  const parsed: IncomingMessage['parsed'] = {
+  const parsed: IncomingMessage['parsed'] & { html: string | null } = {
     from: { name: mail.fromName ?? 'Sender', address: fromAddress },
     recipients: addresses.map((address) => ({ name: '', address })),
     subject,

@@ -13,6 +13,10 @@ const { storePort } = workerData as { storePort: MessagePort }
 /** From this length a text is handed to the store worker as bytes (shorter ones cost less to clone than to encode). */
 const TEXT_AS_BYTES_CHARS = 16 * 1024
 
+function asBytesIfLong<T extends string | Buffer | null>(value: T): T | Buffer {
+  return typeof value === 'string' && value.length >= TEXT_AS_BYTES_CHARS ? Buffer.from(value) : value
+}
+
 parentPort!.on('message', ({ id, raw, inboxIds, receivedAt, envelope }: ParseRequest) => {
   const bytes = asBuffer(raw)
   parseMessage(bytes).then(
@@ -20,12 +24,15 @@ parentPort!.on('message', ({ id, raw, inboxIds, receivedAt, envelope }: ParseReq
     // received bytes, a text read as bytes and the attachments move on to the store worker rather than being copied:
     // nothing here reads them again.
     (parsed) => {
-      const message = { inboxIds, receivedAt, envelope, source: toStoredSource(bytes, parsed.text, parsed.plainBodyStart), parsed, derived: deriveView(parsed) }
-      // A long decoded text goes on as its UTF-8 bytes, moved: posted as a string, the store worker (which commits all
-      // mail, one batch at a time) paid for cloning it, 60–130 ms for 9 MB, and then for encoding it to bind it.
-      if (typeof parsed.text === 'string' && parsed.text.length >= TEXT_AS_BYTES_CHARS) parsed.text = Buffer.from(parsed.text)
-      const textBytes = Buffer.isBuffer(parsed.text) ? [parsed.text] : []
-      storePort.postMessage({ id, message } satisfies StoreRequest, movableMemory([bytes, ...textBytes, ...parsed.attachments.map((a) => a.content)]))
+      const source = toStoredSource(bytes, parsed.text, parsed.plainBodyStart)
+      const derived = deriveView(parsed)
+      // A long decoded text or HTML goes on as its UTF-8 bytes, moved: posted as a string, the store worker (which
+      // commits all mail, one batch at a time) paid for cloning it, 60–130 ms for 9 MB, and then for encoding it to bind it.
+      const text = asBytesIfLong(parsed.text)
+      const html = asBytesIfLong(parsed.html)
+      const message = { inboxIds, receivedAt, envelope, source, parsed: { ...parsed, text, html }, derived }
+      const bodies = [text, html].filter((b) => Buffer.isBuffer(b))
+      storePort.postMessage({ id, message } satisfies StoreRequest, movableMemory([bytes, ...bodies, ...parsed.attachments.map((a) => a.content)]))
     },
     (error: unknown) => parentPort!.postMessage({ id, ok: false, error: String(error) } satisfies PipelineReply),
   )

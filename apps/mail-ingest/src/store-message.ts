@@ -3,10 +3,13 @@ import type { ParsedMessage } from './parse-message.js'
 import type { StoredDerivation } from './derive-view.js'
 import type { SmtpEnvelope } from './mail-auth/check.js'
 
+/** A parsed message as it goes to the writer: by then a long HTML may be its UTF-8 bytes (see parse-worker.ts). */
+export type ParsedForStore = Omit<ParsedMessage, 'html'> & { html: string | Buffer | null }
+
 export interface IncomingMessage {
   /** Distinct inboxes the message goes to: its content is stored once, with a listing row for each. */
   inboxIds: number[]
-  parsed: ParsedMessage
+  parsed: ParsedForStore
   /** The bytes received after DATA, as they are stored (toStoredSource: the body may be left to `parsed.text`). */
   source: StoredSource
   receivedAt: number

@@ -115,21 +115,25 @@ describe('mail ingest over SMTP', () => {
     expect(heads[0]!.head!.startsWith('Grüße 🎉 zeile')).toBe(true)
   })
 
-  it('stores a long encoded text exactly as decoded, with its head (handed from the parser to the writer as bytes)', async () => {
+  it('stores a long encoded text and HTML exactly as decoded, as text, with its head (handed to the writer as bytes)', async () => {
     const to = await createInbox('longencoded')
     // Quoted-printable (mostly ASCII with accents), so the text is decoded by mailparser rather than read from the body.
-    const long = Array.from({ length: 400 }, (_, i) => `Zeile ${i}: Grüße aus Köln, ça va? 🎉 ${'x'.repeat(20)}`).join('\n')
+    const long = Array.from({ length: 330 }, (_, i) => `Zeile ${i}: Grüße ${i % 50 === 0 ? '🎉' : ''}${'x'.repeat(40)}`).join('\n')
+    const html = `<p>${long.replaceAll('\n', '</p><p>')}</p>`
     expect(long.length).toBeGreaterThan(16 * 1024)
-    await transport().sendMail({ from: 'a@example.test', to, subject: 'long encoded', text: long, textEncoding: 'quoted-printable' })
+    await transport().sendMail({ from: 'a@example.test', to, subject: 'long encoded', text: long, html, textEncoding: 'quoted-printable' })
     const [row] = await selectMessagesWithContent(db)
       .innerJoin('inbox', 'inbox.id', 'message.inbox_id')
       .leftJoin('message_text_head', 'message_text_head.message_content_id', 'message_content.id')
-      .select(['message_content.text', 'message_content.raw', 'message_content.raw_body_is_text', 'message_text_head.text as head', sql<string>`substr(message_content.text, 1, 1001)`.as('cut')])
+      .select(['message_content.text', 'message_content.html', 'message_content.raw', 'message_content.raw_body_is_text', 'message_text_head.text as head'])
+      .select([sql<string>`substr(message_content.text, 1, 1001)`.as('cut'), sql<string>`typeof(message_content.text) || ' ' || typeof(message_content.html)`.as('types')])
       .where('inbox.address', '=', to)
       .execute()
     expect(row!.raw.toString()).toContain('Content-Transfer-Encoding: quoted-printable')
     expect(row!.raw_body_is_text).toBe(0)
-    expect(row!.text).toBe(`${long}\n`) // mailparser ends a text part with the line end its body ends with
+    expect(row!.text).toBe(long)
+    expect(row!.html).toBe(html)
+    expect(row!.types).toBe('text text')
     expect(row!.head).toBe(row!.cut)
   })
 

@@ -154,11 +154,12 @@ describe.each(ENGINES)('storage on %s', (engine) => {
     expect(await storage.db.selectFrom('message').select('id').execute()).toEqual([])
   })
 
-  it('stores a message to several inboxes once, with its attachments, text given as bytes, and counts it in each', async () => {
+  it('stores a message to several inboxes once, with its attachments, text and HTML given as bytes, and counts it in each', async () => {
     const a = await inbox('a')
     const b = await inbox('b')
     const message = incoming('shared', [a, b])
     message.parsed.text = Buffer.from('Grüße 🎉\nzwei\n')
+    message.parsed.html = Buffer.from('<p>Grüße 🎉</p>')
     message.parsed.attachments = [
       { filename: 'x.bin', contentType: 'application/octet-stream', size: 3, contentId: 'c1', isInline: true, content: Buffer.from([0, 255, 1]) },
       { filename: 'y.txt', contentType: 'text/plain', size: 2, contentId: null, isInline: false, content: Buffer.from('hi') },
@@ -166,8 +167,8 @@ describe.each(ENGINES)('storage on %s', (engine) => {
     const [contentId] = await storage.messageWriter()([message])
     const rows = await storage.db.selectFrom('message').select(['inbox_id', 'message_content_id', 'subject', 'size', 'attachment_count']).orderBy('inbox_id').execute()
     expect(rows).toEqual([a, b].map((inbox_id) => ({ inbox_id, message_content_id: contentId, subject: 'shared', size: message.source.size, attachment_count: 2 })))
-    const content = await storage.db.selectFrom('message_content').select(['id', 'text', 'raw']).execute()
-    expect(content).toEqual([{ id: contentId, text: 'Grüße 🎉\nzwei\n', raw: message.source.raw }])
+    const content = await storage.db.selectFrom('message_content').select(['id', 'text', 'html', 'raw']).execute()
+    expect(content).toEqual([{ id: contentId, text: 'Grüße 🎉\nzwei\n', html: '<p>Grüße 🎉</p>', raw: message.source.raw }])
     const attachments = await storage.db.selectFrom('attachment').select(['message_content_id', 'position', 'filename', 'content_id', 'is_inline', 'content']).orderBy('position').execute()
     expect(attachments).toEqual([
       { message_content_id: contentId, position: 0, filename: 'x.bin', content_id: 'c1', is_inline: 1, content: Buffer.from([0, 255, 1]) },

@@ -13,7 +13,8 @@ export interface IncomingMessage {
     subject: string
     /** Bytes when read straight from the body: UTF-8, stored as TEXT all the same. */
     text: string | Buffer | null
-    html: string | null
+    /** Bytes when handed over long (mail-ingest's parse worker moves them rather than clone a string): UTF-8, stored as TEXT. */
+    html: string | Buffer | null
     sentAt: number | null
     headers: [string, string][]
     attachments: IncomingAttachment[]

@@ -7,8 +7,8 @@ import { freeDiskBytes } from './disk.js'
 import { storedHeaders } from '../stored-headers.js'
 import { textHeadOf } from '../text-head.js'
 
-/** A content row as bound to the INSERT: `text` may be UTF-8 bytes, which the statement casts to TEXT. */
-type ContentRow = Omit<NewMessageContent, 'text'> & { text: IncomingMessage['parsed']['text'] }
+/** A content row as bound to the INSERT: `text` and `html` may be UTF-8 bytes, which the statement casts to TEXT. */
+type ContentRow = Omit<NewMessageContent, 'text' | 'html'> & { text: IncomingMessage['parsed']['text']; html: IncomingMessage['parsed']['html'] }
 
 function contentRow({ parsed, source, derived }: IncomingMessage): ContentRow {
   return {
@@ -99,7 +99,10 @@ export function createMessageWriter(db: Db, sqlite: SQLite.Database, limits: Wri
   // CAST: bytes would otherwise be stored as a BLOB; the cast reinterprets them as text in the database's UTF-8, copying
   // nothing (a string is left as it is).
   const insertContent = sqlite.prepare(
-    db.insertInto('message_content').values({ ...sampleContent, text: sql<string | null>`CAST(${sampleContent.text} AS TEXT)` }).compile().sql,
+    db
+      .insertInto('message_content')
+      .values({ ...sampleContent, text: sql<string | null>`CAST(${sampleContent.text} AS TEXT)`, html: sql<string | null>`CAST(${sampleContent.html} AS TEXT)` })
+      .compile().sql,
   )
   const insertHead = sqlite.prepare(
     db.insertInto('message_text_head').values({ message_content_id: 0, text: sql<string>`CAST(${''} AS TEXT)` }).compile().sql,
