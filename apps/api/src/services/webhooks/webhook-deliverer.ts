@@ -7,7 +7,7 @@ import type { ListRow } from '../../repositories/message-repository.js'
 import { listDueDeliveries, newDeliveriesStart, listNewDeliveries, nextDueAt, recordAttempts, type AttemptResult, type DueDelivery } from '../../repositories/webhook-repository.js'
 import type { MailWatcher } from '../messages/mail-watcher.js'
 import { attachmentUrl } from '../messages/message-view.js'
-import { postWebhook, signature, TargetAgents, type SendResult } from './webhook-sender.js'
+import { postWebhook, signature, TargetPools, type SendResult } from './webhook-sender.js'
 import { parseWebhookUrl, resolveTarget, TargetRefused, type LookupHost } from './webhook-target.js'
 
 /**
@@ -48,7 +48,7 @@ export class WebhookDeliverer {
   private readonly inFlight = new Map<number, Promise<void>>()
   /** Deliveries attempted (or under way) whose outcome is not written yet: the queue is read past them. */
   private readonly unrecorded = new Set<number>()
-  private readonly agents = new TargetAgents()
+  private readonly pools = new TargetPools()
   private results: AttemptResult[] = []
   private flushing: Promise<void> | null = null
   private scanning: Promise<void> | null = null
@@ -106,7 +106,7 @@ export class WebhookDeliverer {
     await this.scanning
     await Promise.all(this.inFlight.values())
     await this.flush()
-    this.agents.destroy()
+    await this.pools.destroy()
   }
 
   /** Another connection committed: new deliveries may be queued. Read at once, or once the gap since the last scan is over. */
@@ -208,8 +208,7 @@ export class WebhookDeliverer {
       const timestamp = Math.floor(Date.now() / 1000)
       result = await postWebhook(
         url,
-        target,
-        this.agents.get(url, target),
+        this.pools.get(url, target),
         body,
         {
           'User-Agent': 'Tempbox-Webhook/1',
