@@ -103,7 +103,6 @@ try {
     smtpPort: number
     plain: string[]
     hooked: string[]
-    clients: SmtpClient[]
     cpuNow: () => Cpu
     without: Round[]
     withHooks: Round[]
@@ -117,19 +116,20 @@ try {
       await setWebhook(s.apiUrl, a, hookUrl)
       hooked.push(a)
     }
-    return { name, smtpPort: s.smtpPort, plain, hooked, clients: [], cpuNow: cpuOfStack(s), without: [], withHooks: [] }
+    return { name, smtpPort: s.smtpPort, plain, hooked, cpuNow: cpuOfStack(s), without: [], withHooks: [] }
   }
   const targets = [await prepare('this checkout', stack)]
   if (baseline) targets.push(await prepare('baseline', baseline))
-  // Opened once every stack has its inboxes: connections left idle while the other one is set up would time out.
-  for (const t of targets) t.clients = await Promise.all(Array.from({ length: CONNECTIONS }, () => SmtpClient.open(t.smtpPort)))
   const round = async (t: Target, inboxes: string[], tag: string, deliveries: boolean): Promise<Round> => {
+    // Opened for each round, before its clock and CPU count start: connections kept from one round to the next sat idle
+    // while the other stack took its turn, and at high load mail-ingest's idle timeout closed them (`000 connection closed`).
+    const clients = await Promise.all(Array.from({ length: CONNECTIONS }, () => SmtpClient.open(t.smtpPort)))
     const before = deliveries ? await receivedCount() : 0
     const cpu0 = t.cpuNow()
     let next = 0
     const started = performance.now()
     await Promise.all(
-      t.clients.map(async (c) => {
+      clients.map(async (c) => {
         for (let i = next++; i < ROUND_MESSAGES; i = next++) {
           const to = inboxes[i % inboxes.length]!
           const reply = await c.send('bench@sender.test', to, buildMessage(2048, 'bench@sender.test', to, `${tag}-${i}`))
@@ -141,6 +141,7 @@ try {
     if (deliveries) while ((await receivedCount()) - before < ROUND_MESSAGES) await new Promise((res) => setTimeout(res, 10))
     const tailMs = performance.now() - sent
     const cpu1 = t.cpuNow()
+    await Promise.all(clients.map((c) => c.quit()))
     const cpu = Object.fromEntries(Object.keys(cpu0).map((k) => [k, (cpu1[k as keyof Cpu] - cpu0[k as keyof Cpu]) / ROUND_MESSAGES])) as Cpu
     return { msgPerSec: ROUND_MESSAGES / ((sent - started) / 1000), cpu, tailMs }
   }
@@ -169,7 +170,6 @@ try {
     }
     loads.push(loadavg()[0]!)
   }
-  for (const t of targets) await Promise.all(t.clients.map((c) => c.quit()))
   const median = (xs: number[]) => percentile([...xs].sort((a, b) => a - b), 50)
   const range = (xs: number[], digits = 0) => `${Math.min(...xs).toFixed(digits)}–${Math.max(...xs).toFixed(digits)}`
   const pct = (x: number) => `${x >= 1 ? '+' : ''}${((x - 1) * 100).toFixed(1)} %`

@@ -7,9 +7,16 @@ import type { ListRow } from '../../repositories/message-repository.js'
 import { listDueDeliveries, newDeliveriesStart, listNewDeliveries, nextDueAt, recordAttempts, type AttemptResult, type DueDelivery } from '../../repositories/webhook-repository.js'
 import type { MailWatcher } from '../messages/mail-watcher.js'
 import { attachmentUrl } from '../messages/message-view.js'
-import { postWebhook, signature, TargetAgents, type SendResult } from './webhook-sender.js'
+import { postWebhook, signature, TargetPools, type SendResult } from './webhook-sender.js'
 import { parseWebhookUrl, resolveTarget, TargetRefused, type LookupHost } from './webhook-target.js'
 
+/**
+ * Commits wake the loop at most this often: under a stream of mail, mail-ingest commits every few milliseconds, and
+ * each wake pays a read of the queue and of the messages (plus building the queries) however few deliveries it finds.
+ * The first commit after a quiet spell is read at once, so a lone message is not delayed; under load a delivery
+ * waits at most this long, and each read carries several deliveries.
+ */
+const COMMIT_WAKE_GAP_MS = 20
 /** Retries back off to at most one an hour. */
 const MAX_RETRY_DELAY_MS = 3_600_000
 /** Even with nothing committed, look at the queue this often (a retry timer lost to a clock jump, say). */
@@ -41,7 +48,7 @@ export class WebhookDeliverer {
   private readonly inFlight = new Map<number, Promise<void>>()
   /** Deliveries attempted (or under way) whose outcome is not written yet: the queue is read past them. */
   private readonly unrecorded = new Set<number>()
-  private readonly agents = new TargetAgents()
+  private readonly pools = new TargetPools()
   private results: AttemptResult[] = []
   private flushing: Promise<void> | null = null
   private scanning: Promise<void> | null = null
@@ -65,6 +72,9 @@ export class WebhookDeliverer {
   /** The last scan left due deliveries unread for want of a free slot. */
   private starved = false
   private retryTimer: NodeJS.Timeout | null = null
+  /** A commit's wake held back until COMMIT_WAKE_GAP_MS after the last scan began. */
+  private commitTimer: NodeJS.Timeout | null = null
+  private lastScanAt = -Infinity
   private safetyTimer: NodeJS.Timeout | null = null
   private stopped = false
 
@@ -81,7 +91,7 @@ export class WebhookDeliverer {
   }
 
   start(): void {
-    this.watcher.onAnyCommit(() => setImmediate(() => this.wake()))
+    this.watcher.onAnyCommit(() => this.commitSeen())
     this.safetyTimer = setInterval(() => this.wake(true), SAFETY_SCAN_MS)
     this.safetyTimer.unref()
     this.wake()
@@ -91,11 +101,25 @@ export class WebhookDeliverer {
   async stop(): Promise<void> {
     this.stopped = true
     if (this.retryTimer) clearTimeout(this.retryTimer)
+    if (this.commitTimer) clearTimeout(this.commitTimer)
     if (this.safetyTimer) clearInterval(this.safetyTimer)
     await this.scanning
     await Promise.all(this.inFlight.values())
     await this.flush()
-    this.agents.destroy()
+    await this.pools.destroy()
+  }
+
+  /** Another connection committed: new deliveries may be queued. Read at once, or once the gap since the last scan is over. */
+  private commitSeen(): void {
+    if (this.commitTimer) return
+    const wait = this.lastScanAt + COMMIT_WAKE_GAP_MS - performance.now()
+    if (wait <= 0) setImmediate(() => this.wake())
+    else {
+      this.commitTimer = setTimeout(() => {
+        this.commitTimer = null
+        this.wake()
+      }, wait)
+    }
   }
 
   private wake(due = false): void {
@@ -116,6 +140,7 @@ export class WebhookDeliverer {
     let readDue = false
     do {
       this.rescan = false
+      this.lastScanAt = performance.now()
       const free = Math.min(this.config.webhooks.concurrency - this.inFlight.size, MAX_UNRECORDED - this.unrecorded.size)
       if (free <= 0) {
         this.starved = true
@@ -183,8 +208,7 @@ export class WebhookDeliverer {
       const timestamp = Math.floor(Date.now() / 1000)
       result = await postWebhook(
         url,
-        target,
-        this.agents.get(url, target),
+        this.pools.get(url, target),
         body,
         {
           'User-Agent': 'Tempbox-Webhook/1',

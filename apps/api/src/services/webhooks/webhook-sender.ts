@@ -1,7 +1,5 @@
 import { createHmac } from 'node:crypto'
-import http from 'node:http'
-import https from 'node:https'
-import type { LookupFunction } from 'node:net'
+import { buildConnector, Pool, type Dispatcher } from 'undici'
 import type { ResolvedTarget } from './webhook-target.js'
 
 /** `v1=` + hex HMAC-SHA256 over `<timestamp>.<body>`: binding the time stops an old delivery being replayed later. */
@@ -25,81 +23,94 @@ const MAX_TARGETS = 256
 const MAX_DRAINED_BYTES = 64 * 1024
 
 /**
- * Kept-alive connections per target, so that a receiver getting one delivery after another is not paid a TCP (and TLS)
- * handshake on each, by either side. A target is the URL's origin together with the address checked for it: a
- * connection is only ever reused for the address it was opened to, and a name that now resolves elsewhere gets its own.
+ * Kept-alive connections per target (an undici Pool each), so that a receiver getting one delivery after another is
+ * not paid a TCP (and TLS) handshake on each, by either side. A target is the URL's origin together with the address
+ * checked for it: a pool connects only to that address, never resolving the name again (a second lookup could answer
+ * differently: DNS rebinding), while TLS still sends and verifies the URL's host name. A name that now resolves
+ * elsewhere gets a pool of its own. undici rather than node:http: per POST it costs about a quarter less CPU (no
+ * request and response stream objects), and the delivery's CPU counts against ingest's on a shared machine.
  */
-export class TargetAgents {
-  private readonly agents = new Map<string, http.Agent>()
+export class TargetPools {
+  private readonly pools = new Map<string, Pool>()
 
-  get(url: URL, target: ResolvedTarget): http.Agent {
+  get(url: URL, target: ResolvedTarget): Pool {
     const key = `${url.protocol}//${url.host} ${target.address}`
-    let agent = this.agents.get(key)
-    if (agent) this.agents.delete(key)
+    let pool = this.pools.get(key)
+    if (pool) this.pools.delete(key)
     else {
-      const options = { keepAlive: true, maxSockets: SOCKETS_PER_TARGET, maxFreeSockets: SOCKETS_PER_TARGET, timeout: IDLE_SOCKET_MS, scheduling: 'lifo' as const }
-      agent = url.protocol === 'https:' ? new https.Agent(options) : new http.Agent(options)
-      if (this.agents.size >= MAX_TARGETS) {
-        const [oldest, old] = this.agents.entries().next().value!
-        this.agents.delete(oldest)
-        old.destroy()
+      const connect = buildConnector({})
+      pool = new Pool(url.origin, {
+        connections: SOCKETS_PER_TARGET,
+        pipelining: 1,
+        keepAliveTimeout: IDLE_SOCKET_MS,
+        keepAliveMaxTimeout: IDLE_SOCKET_MS,
+        // The socket goes to the address checked; the TLS server name (and certificate check) stays the URL's host.
+        // Past this the connection is closed (the status already counted): a receiver cannot keep it busy with a long answer.
+        maxResponseSize: MAX_DRAINED_BYTES,
+        connect: (options, callback) => connect({ ...options, hostname: target.address }, callback),
+      })
+      if (this.pools.size >= MAX_TARGETS) {
+        const [oldest, old] = this.pools.entries().next().value!
+        this.pools.delete(oldest)
+        old.destroy().catch(() => undefined)
       }
     }
     // Map order is insertion order: re-inserting keeps the most recently used last.
-    this.agents.set(key, agent)
-    return agent
+    this.pools.set(key, pool)
+    return pool
   }
 
-  destroy(): void {
-    for (const agent of this.agents.values()) agent.destroy()
-    this.agents.clear()
+  async destroy(): Promise<void> {
+    const pools = [...this.pools.values()]
+    this.pools.clear()
+    await Promise.all(pools.map((p) => p.destroy().catch(() => undefined)))
   }
 }
 
 /**
- * POSTs `body` to `url`, connecting only to `target` (the address checked beforehand) while TLS still verifies the
- * certificate for the URL's host name. No redirect is followed (a 3xx is a failed attempt) and the response body is
- * never stored: only its status counts. The body is read past (up to MAX_DRAINED_BYTES) so the connection can carry
- * the next delivery.
+ * POSTs `body` to `url` over `pool` (one of TargetPools, bound to the address checked). No redirect is followed (a 3xx
+ * is a failed attempt: a pool never follows one) and the response body is never stored: only its status counts. The
+ * body is read past (up to MAX_DRAINED_BYTES) so the connection can carry the next delivery.
  */
-export function postWebhook(url: URL, target: ResolvedTarget, agent: http.Agent, body: string, headers: Record<string, string>, timeoutMs: number): Promise<SendResult> {
-  const pinned: LookupFunction = (_hostname, options, callback) => {
-    if ((options as { all?: boolean }).all) (callback as (e: null, a: { address: string; family: number }[]) => void)(null, [target])
-    else callback(null, target.address, target.family)
-  }
-  const client = url.protocol === 'https:' ? https : http
+export function postWebhook(url: URL, pool: Dispatcher, body: string, headers: Record<string, string>, timeoutMs: number): Promise<SendResult> {
   return new Promise<SendResult>((resolve) => {
     let settled = false
+    let abort: ((reason: Error) => void) | null = null
     const settle = (result: SendResult) => {
       if (settled) return
       settled = true
       resolve(result)
     }
-    const request = client.request(
-      url,
-      {
-        method: 'POST',
-        agent,
-        lookup: pinned,
-        headers: { ...headers, 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)) },
-      },
-      (response) => {
-        settle({ statusCode: response.statusCode ?? null, error: null })
-        let drained = 0
-        response.on('data', (chunk: Buffer) => {
-          drained += chunk.length
-          if (drained > MAX_DRAINED_BYTES) request.destroy()
-        })
-        response.on('error', () => undefined)
-      },
-    )
     // One budget for the whole exchange, the body read past included: a receiver trickling it cannot hold the connection.
     const timer = setTimeout(() => {
       settle({ statusCode: null, error: `No answer within ${timeoutMs} ms.` })
-      request.destroy()
+      abort?.(new Error('timed out'))
     }, timeoutMs)
-    request.on('close', () => clearTimeout(timer))
-    request.on('error', (error) => settle({ statusCode: null, error: error.message }))
-    request.end(body)
+    const handler: Dispatcher.DispatchHandler = {
+      onConnect(abortRequest) {
+        abort = abortRequest
+        if (settled) abortRequest(new Error('timed out'))
+      },
+      onHeaders(statusCode) {
+        settle({ statusCode, error: null })
+        return true
+      },
+      onData() {
+        return true
+      },
+      onComplete() {
+        clearTimeout(timer)
+      },
+      onError(error) {
+        clearTimeout(timer)
+        settle({ statusCode: null, error: error.message })
+      },
+    }
+    try {
+      pool.dispatch({ path: url.pathname + url.search, method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body }, handler)
+    } catch (error) {
+      clearTimeout(timer)
+      settle({ statusCode: null, error: error instanceof Error ? error.message : String(error) })
+    }
   })
 }
