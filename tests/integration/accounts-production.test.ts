@@ -31,6 +31,8 @@ beforeAll(async () => {
       API_PROCESSES: '2',
       TRUST_PROXY: '127.0.0.0/8',
       LOG_LEVEL: 'info',
+      // Access lines on: the test proves what they hold is redacted.
+      LOG_REQUESTS: 'true',
       GEOIP_PRELOAD: 'false',
       DATABASE_PATH: dbPath,
       // Small mail-ingest limits, so the log test reaches its refusals (inbox full, unknown recipients, connections).

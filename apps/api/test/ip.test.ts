@@ -114,7 +114,7 @@ describe('privacy', () => {
     const script = `
       import { loadConfig } from './src/config.ts'
       import { buildApp } from './src/app.ts'
-      const app = await buildApp(loadConfig({ DATABASE_PATH: ':memory:', LOG_LEVEL: 'info', WEB_DIST_DIR: '' }))
+      const app = await buildApp(loadConfig({ DATABASE_PATH: ':memory:', LOG_LEVEL: 'info', LOG_REQUESTS: 'true', WEB_DIST_DIR: '' }))
       await app.inject({ method: 'GET', url: '/api/ip/10.20.30.40', remoteAddress: '192.168.77.88' })
       await app.inject({ method: 'GET', url: '/api/ip', remoteAddress: '192.168.77.88' })
       await app.inject({ method: 'GET', url: '/api/health', remoteAddress: '192.168.77.88' })
