@@ -8,7 +8,11 @@ function logOf(env: Record<string, string>): string {
     import { loadConfig } from './src/config.ts'
     import { buildApp } from './src/app.ts'
     const app = await buildApp(loadConfig(${JSON.stringify({ DATABASE_PATH: ':memory:', LOG_LEVEL: 'info', WEB_DIST_DIR: '', ...env })}))
+    app.get('/api/test-failure', async () => {
+      throw new Error('a failure worth logging')
+    })
     await app.inject({ method: 'GET', url: '/api/health' })
+    await app.inject({ method: 'GET', url: '/api/test-failure' })
     await app.inject({ method: 'GET', url: '/api/config' })
     await app.inject({ method: 'GET', url: '/api/no-such-route' })
     app.log.info('the end')
@@ -20,9 +24,10 @@ function logOf(env: Record<string, string>): string {
 }
 
 describe('access log', () => {
-  it('writes no line per request by default, while the app still logs', () => {
+  it('writes no line per request by default, while the app still logs, a failed request included', () => {
     const log = logOf({})
     expect(log).toContain('the end')
+    expect(log).toContain('a failure worth logging')
     expect(log).not.toContain('incoming request')
     expect(log).not.toContain('/api/health')
   }, 60_000)
