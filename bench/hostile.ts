@@ -37,6 +37,10 @@ const messages: [string, SendMailOptions][] = [
   ['a 9 MB single-line body', { text: `code 482913 ${'x'.repeat(9 * 1024 * 1024)}` }],
   // Header values that made ingest's own scanners backtrack (a Content-Type check, the From split of the fallback).
   ['a 1 MB Content-Type of spaces', { raw: `From: evil@evil.test\r\nSubject: a 1 MB Content-Type of spaces\r\nContent-Type: text/plain${' '.repeat(1_000_000)}x\r\n\r\nHello\r\n` }],
+  // A run of blanks inside a quoted-printable body: libqp stripped blanks before line ends with /[\t ]+$/gm, which
+  // rescans the run from each of its positions (a 1 MB run held a parse worker for minutes before the patch).
+  ['a quoted-printable text with a 1 MB run of blanks', { raw: `From: evil@evil.test\r\nSubject: a quoted-printable text with a 1 MB run of blanks\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: quoted-printable\r\n\r\na${' '.repeat(1_000_000)}x\r\n` }],
+  ['a quoted-printable HTML part with a 1 MB run of blanks', { raw: `From: evil@evil.test\r\nSubject: a quoted-printable HTML part with a 1 MB run of blanks\r\nContent-Type: multipart/alternative; boundary=b\r\n\r\n--b\r\nContent-Type: text/html; charset=utf-8\r\nContent-Transfer-Encoding: quoted-printable\r\n\r\n<p>a${'\t'.repeat(1_000_000)}x</p>\r\n--b--\r\n` }],
   ['a 1 MB From of <', { raw: `From: ${'<'.repeat(1_000_000)}\r\nSubject: a 1 MB From of <\r\n\r\nHello\r\n` }],
   // Address headers cost mailparser ~1.3 µs a byte, in every MIME part's header block (see header-budget.ts).
   ['a 120 KB To of quotes', { raw: `From: evil@evil.test\r\nTo: ${'"a'.repeat(60_000)}\r\nSubject: a 120 KB To of quotes\r\n\r\nHello\r\n` }],

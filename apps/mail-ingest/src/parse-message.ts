@@ -79,7 +79,8 @@ export async function parseMessage(raw: Buffer, options: { plainTextShortcut?: b
     const plain = options.plainTextShortcut === false ? null : plainTextBody(input)
     if (plain) {
       const headers = fromHeaders(parseHeaderBlock(plain.head))
-      return { ...headers, text: plain.text, html: null, attachments: [], plainBodyStart: bom + plain.head.length }
+      const text = { ...headers, text: plain.text, html: null, attachments: [] }
+      return plain.verbatim ? { ...text, plainBodyStart: bom + plain.head.length } : text
     }
     const mail = await simpleParser(input, PARSER_OPTIONS)
     const html = typeof mail.html === 'string' && mail.html !== '' ? mail.html : null
