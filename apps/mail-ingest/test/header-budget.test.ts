@@ -62,6 +62,20 @@ describe('header lines the parser interprets are bounded', () => {
     expect(String(parsed.text)).toContain('the text')
   })
 
+  it('parses a Content-Type up to the structured line limit: a boundary inside it splits the parts, one past it does not', async () => {
+    const filler = 'a'.repeat(HEADER_PARSE_LIMITS.lineBytes * 2)
+    const body = ['--b', 'Content-Type: text/plain', '', 'Hello', '--b', 'Content-Type: application/octet-stream', 'Content-Disposition: attachment; filename=f.bin', '', 'AAAA', '--b--', '']
+    const before = await parseMessage(crlf(['From: a@example.test', 'Subject: s', `Content-Type: multipart/mixed; boundary=b; x=${filler}`, '', ...body]))
+    expect(before.text?.toString()).toBe('Hello')
+    expect(before.attachments.map((a) => a.filename)).toEqual(['f.bin'])
+    // The bytes past the limit are never parsed, so a boundary there is not seen: a multipart without a boundary has
+    // no parts to show (the raw source keeps them).
+    const past = await parseMessage(crlf(['From: a@example.test', 'Subject: s', `Content-Type: multipart/mixed; x=${filler}; boundary=b`, '', ...body]))
+    expect(past.subject).toBe('s')
+    expect(past.attachments).toEqual([])
+    expect(past.text).toBeNull()
+  })
+
   it('reads a message whose header block is over the limit by hand: sender, subject and the body as text', async () => {
     const raw = crlf([
       'From: Sender <sender@example.test>',
