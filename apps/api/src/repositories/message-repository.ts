@@ -1,3 +1,4 @@
+import { isAscii, isUtf8 } from 'node:buffer'
 import { sql, type RawBuilder } from 'kysely'
 import { engineOf, fullSource, selectMessagesWithContent, VIEW_HEADER_LIMITS, type Db, type MessageContentRow, type MessageRow } from '@tempbox/db'
 import { matchAll, type MessageCondition } from './message-filter.js'
@@ -195,6 +196,13 @@ export function utf8Head(text: string | Buffer, maxUnits: number): { head: Buffe
   const bytes = typeof text === 'string' ? Buffer.from(text) : text
   // Each character is at least one byte and at most two units per four bytes: short enough needs no count.
   if (bytes.length <= maxUnits) return { head: bytes, more: false }
+  // Counted natively where it can be (a byte loop run once per message is rarely optimized yet): ASCII is a unit a
+  // byte; other valid UTF-8 is decoded, cut as stringHead cuts, and the cut measured in bytes.
+  if (isAscii(bytes)) return { head: bytes.subarray(0, maxUnits), more: true }
+  if (isUtf8(bytes)) {
+    const { head, more } = stringHead(bytes.toString('utf8'), maxUnits)
+    return { head: more ? bytes.subarray(0, Buffer.byteLength(head)) : bytes, more }
+  }
   let units = 0
   for (let i = 0; i < bytes.length; i++) {
     const b = bytes[i]!
