@@ -300,13 +300,14 @@ export async function listInboxPage(
   return { rows, more }
 }
 
+/**
+ * The inbox's messages, from the counter its quota keeps (the database's own triggers add and remove with every message
+ * row, on both engines): one primary-key read, where a count walked the inbox's index, 20,000 entries for a full CI inbox,
+ * at every listing built.
+ */
 export async function countInboxMessages(db: Db, inboxId: number): Promise<number> {
-  const row = await db
-    .selectFrom('message')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('inbox_id', '=', inboxId)
-    .executeTakeFirstOrThrow()
-  return Number(row.n)
+  const row = await db.selectFrom('inbox').select('message_count').where('id', '=', inboxId).executeTakeFirst()
+  return Number(row?.message_count ?? 0)
 }
 
 /** Unread messages of the inbox: a count over the partial index `message_unread`, never the rows themselves. */
