@@ -65,9 +65,17 @@ prototype.processHeaders = function (this: HeaderProcessor, lines: HeaderLine[])
   return processHeaders.call(this, boundHeaderLines(this, lines ?? []))
 }
 
+/**
+ * A package as mailsplit itself loads it (libmime, libqp): the very copy, with our patches, that parses and decodes for
+ * mailparser, so what ingest patches or calls is what mailparser runs.
+ */
+export function requireFromMailsplit(name: string): unknown {
+  return createRequire(createRequire(import.meta.url).resolve('@zone-eu/mailsplit'))(name)
+}
+
 type StructuredValueParser = { parseHeaderValue(value: unknown): unknown }
 /** The libmime that mailsplit (and mailparser, the same copy) parses structured header values with. */
-const libmime = createRequire(createRequire(import.meta.url).resolve('@zone-eu/mailsplit'))('libmime') as { Libmime: { prototype: StructuredValueParser } }
+const libmime = requireFromMailsplit('libmime') as { Libmime: { prototype: StructuredValueParser } }
 const parseHeaderValue = libmime.Libmime.prototype.parseHeaderValue
 // mailsplit parses each part's Content-Type and Content-Disposition with libmime before mailparser sees the part, one
 // char at a time with a string built by +=: about 0.1 µs a byte, so a 1 MB Content-Type cost 90–110 ms of a parse

@@ -5,9 +5,8 @@
  * 9 MB quoted-printable one it built a 9 MB string that the next reader paid to flatten. Anything else returns null
  * and the caller gives the whole message to mailparser (which still parses the header block in every case).
  */
-import { createRequire } from 'node:module'
 import { isAscii, isUtf8 } from 'node:buffer'
-import { HEADER_PARSE_LIMITS } from './header-budget.js'
+import { HEADER_PARSE_LIMITS, requireFromMailsplit } from './header-budget.js'
 
 const BLANK_LINE = Buffer.from('\r\n\r\n')
 const CR = 0x0d
@@ -17,7 +16,7 @@ const LF = 0x0a
  * mailparser's own quoted-printable decoder (libqp, through mailsplit; patched to run in linear time), so a body is
  * decoded here exactly as mailparser would decode it.
  */
-const libqp = createRequire(createRequire(import.meta.url).resolve('@zone-eu/mailsplit'))('libqp') as { decode: (input: Buffer) => Buffer }
+const libqp = requireFromMailsplit('libqp') as { decode: (input: Buffer) => Buffer }
 
 export interface PlainTextBody {
   /** The header block through its blank line: what mailparser still reads. */
@@ -60,7 +59,7 @@ export function plainTextBody(raw: Buffer): PlainTextBody | null {
   const byteChars = body.toString('latin1')
   const withLf = byteChars.replaceAll('\r\n', '\n')
   // A CR or LF that is not part of a CRLF pair (every LF left must be one that replaced a CRLF): leave line-end repair
-  // to mailparser.
+  // to mailparser. Checked on the string this path makes anyway (hasOnlyCrlf, on bytes, measured 23–43 % slower on 2–100 KB here).
   if (withLf.includes('\r') || countLineFeeds(withLf) !== byteChars.length - withLf.length) return null
   const text = Buffer.allocUnsafeSlow(withLf.length)
   text.write(withLf, 'latin1')

@@ -1,10 +1,9 @@
-import { createRequire } from 'node:module'
 import { describe, expect, it } from 'vitest'
+import { requireFromMailsplit } from '../src/header-budget.js'
 import { random } from '../../../tests/support/seeded-random.js'
 
 /** The libqp that mailparser decodes quoted-printable parts with (through mailsplit): our patched copy. */
-const fromHere = createRequire(import.meta.url)
-const libqp = createRequire(fromHere.resolve('@zone-eu/mailsplit'))('libqp') as { decode: (input: string | Buffer) => Buffer }
+const libqp = requireFromMailsplit('libqp') as { decode: (input: string | Buffer) => Buffer }
 
 /** libqp 2.1.2's decode before our patch (MIT, © Andris Reinman), kept as the reference the patch must match. */
 function referenceDecode(input: string | Buffer): Buffer {
