@@ -7,5 +7,6 @@ export default defineConfig({
     // One real PostgreSQL for the run: the store's suites run on it and on SQLite.
     globalSetup: ['@tempbox/db/testing/global-setup'],
     hookTimeout: 60_000,
+    setupFiles: ['./test/fast-check-seed.ts'],
   },
 })

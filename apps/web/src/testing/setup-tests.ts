@@ -1,8 +1,12 @@
 import '@testing-library/jest-dom/vitest'
 import { afterEach } from 'vitest'
 import { cleanup } from '@testing-library/react'
+import fc from 'fast-check'
 import { NAMESPACES } from '@tempbox/i18n'
 import { ensureNamespaces } from '../lib/i18n'
+
+// Properties run the same cases on every machine; FC_SEED explores others (fast-check prints the seed of a failure).
+fc.configureGlobal({ seed: Number(process.env.FC_SEED ?? 20261128) })
 
 // jsdom has no pointer capture; Radix's toast (swipe to dismiss) asks for it when its action button is clicked.
 Element.prototype.hasPointerCapture ??= () => false
