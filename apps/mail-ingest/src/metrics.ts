@@ -22,9 +22,9 @@ export interface IngestMetrics {
 
 /**
  * One registry per server (tests start several in one process). `queueDepth` is read at scrape time: messages
- * received whose commit (and so whose 250) is still pending.
+ * received whose commit (and so whose 250) is still pending; `inflightBytes` likewise.
  */
-export function createIngestMetrics(queueDepth: () => number): IngestMetrics {
+export function createIngestMetrics(queueDepth: () => number, inflightBytes: () => number): IngestMetrics {
   const registry = new Registry()
   collectDefaultMetrics({ register: registry, prefix: 'tempbox_ingest_' })
   new Gauge({
@@ -33,6 +33,14 @@ export function createIngestMetrics(queueDepth: () => number): IngestMetrics {
     registers: [registry],
     collect() {
       this.set(queueDepth())
+    },
+  })
+  new Gauge({
+    name: 'tempbox_ingest_inflight_bytes',
+    help: 'Message bytes held in memory by all sessions, from DATA until stored (SMTP_MAX_INFLIGHT_BYTES caps it)',
+    registers: [registry],
+    collect() {
+      this.set(inflightBytes())
     },
   })
   return {

@@ -32,7 +32,8 @@ export function createSmtpServer({ storage, config, clock = Date.now }: { storag
   // Read before anything starts: a missing or mismatched certificate stops the start with the reason.
   const keyPair = config.tls ? readKeyPair(config.tls) : null
   const pipeline = createIngestPipeline(storage, config)
-  const metrics = createIngestMetrics(pipeline.pending)
+  const inflight = createInflightBudget(config.maxInflightBytes)
+  const metrics = createIngestMetrics(pipeline.pending, inflight.used)
   const clients = createClientLimits(config)
   const server = new SMTPServer({
     name: config.mailDomains[0],
@@ -57,7 +58,7 @@ export function createSmtpServer({ storage, config, clock = Date.now }: { storag
       }),
     onClose: clients.onClose,
     onRcptTo: createOnRcptTo(config, createInboxLookup(storage, config.inboxCacheMs, clock), clients, createStorageGuard(config, storage), (reason) => metrics.refused.inc({ reason })),
-    onData: createOnData(config, pipeline, metrics, createInflightBudget(config.maxInflightBytes)),
+    onData: createOnData(config, pipeline, metrics, inflight),
   })
   server.on('error', (error) => console.error('[smtp] server error:', error.message))
   // Before the listener below: a balanced connection's header is read before anything else looks at its socket.

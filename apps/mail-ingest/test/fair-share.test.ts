@@ -4,11 +4,11 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { migrateToLatest, openStorage, type Db, type Storage } from '@tempbox/db'
 import { ENGINES, freshPostgresDatabase, type TestEngine } from '@tempbox/db/testing'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { loadConfig, storageConfig } from '../src/config.js'
 import type { RefusalReason } from '../src/metrics.js'
 import { createSmtpServer, type IngestServer } from '../src/smtp-server.js'
-import { refusalCount } from './refusals.js'
+import { metricValue, refusalCount } from './refusals.js'
 import { rawSession } from '../../../tests/support/smtp-session.js'
 
 const DOMAIN = 'tempbox.test'
@@ -126,12 +126,14 @@ describe.each(ENGINES)('on %s', (engine) => {
       const slow = await session(port)
       expect(await slow.command(`RCPT TO:<${to}>`)).toMatch(/^250 /)
       expect(await slow.command('DATA')).toMatch(/^354 /)
-      // A slow sender holding nearly all the budget, its message not finished (its bytes are in before the next
-      // session has even been greeted, which takes smtp-server 100 ms).
+      // A slow sender holding nearly all the budget, its message not finished.
       slow.socket.write(`Subject: slow\r\n\r\n${`${'x'.repeat(76)}\r\n`.repeat(380)}`)
+      const body = `${'w'.repeat(76)}\r\n`.repeat(60)
+      // Held once its bytes are read (smtp-server keeps the last few back while it looks for the final dot).
+      const inflight = () => metricValue(servers[0]!.ingest, 'tempbox_ingest_inflight_bytes')
+      await vi.waitFor(async () => expect(await inflight()).toBeGreaterThan(32 * 1024 - body.length), { timeout: 15_000 })
       const other = await session(port)
       expect(await other.command(`RCPT TO:<${to}>`)).toMatch(/^250 /)
-      const body = `${'w'.repeat(76)}\r\n`.repeat(60)
       expect(await data(other, 'meanwhile', body)).toBe('451 4.3.1 Too much mail in progress, please try again later')
       expect(await slow.command('.')).toMatch(/^250 /)
       // The budget is free again: the retry is taken.
