@@ -92,9 +92,25 @@ describe('security headers', () => {
     // Not behind TLS here: no HSTS.
     expect(res.headers.get('strict-transport-security')).toBeNull()
 
+    // Every other header an HTML document has always had.
+    const documentHeaders = {
+      'cross-origin-opener-policy': 'same-origin',
+      'cross-origin-resource-policy': 'same-origin',
+      'origin-agent-cluster': '?1',
+      'x-dns-prefetch-control': 'off',
+      'x-download-options': 'noopen',
+      'x-permitted-cross-domain-policies': 'none',
+      'x-xss-protection': '0',
+    }
+    for (const [name, value] of Object.entries(documentHeaders)) expect(res.headers.get(name), name).toBe(value)
+
+    // A JSON answer: what protects it, an inert policy, none of the headers that only mean something to a page.
     const api = await fetch(stack.apiUrl + '/api/health')
     expect(api.headers.get('x-content-type-options')).toBe('nosniff')
-    expect(api.headers.get('content-security-policy')).toContain("frame-ancestors 'none'")
+    expect(api.headers.get('cross-origin-resource-policy')).toBe('same-origin')
+    expect(api.headers.get('x-frame-options')).toBe('DENY')
+    expect(api.headers.get('content-security-policy')).toBe("default-src 'none'; frame-ancestors 'none'")
+    for (const name of Object.keys(documentHeaders).filter((n) => n !== 'cross-origin-resource-policy')) expect(api.headers.get(name), name).toBeNull()
   })
 
   it('cannot be framed by another site', async () => {

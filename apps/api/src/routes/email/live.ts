@@ -44,7 +44,9 @@ const liveRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
       reply.hijack()
       const res = reply.raw
+      // Hijacked: Fastify no longer writes the headers set so far (the security headers), so they go here.
       res.writeHead(200, {
+        ...(reply.getHeaders() as Record<string, string>),
         'Content-Type': 'text/event-stream; charset=utf-8',
         'Cache-Control': 'no-store, no-transform',
         Connection: 'keep-alive',
