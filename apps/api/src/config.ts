@@ -41,7 +41,14 @@ export interface Config {
   /** Load the IP databases in the background at start (production) instead of on the first lookup. */
   geoipPreload: boolean
   jwtSecret: string
-  jwtExpiresIn: string
+  /** How long an access token (the web's auth_token) works (ACCESS_TOKEN_TTL, default 15m). */
+  accessTokenTtlMs: number
+  /** How long a sign-in lasts through refresh-cookie renewals (REFRESH_TOKEN_TTL, formerly JWT_EXPIRES_IN; 7d). */
+  refreshTokenTtlMs: number
+  /** Signed-in browsers an account keeps at most (MAX_SESSIONS_PER_ACCOUNT); a new sign-in ends the oldest. */
+  maxSessionsPerAccount: number
+  /** Failed sign-ins per account per 15 minutes before every sign-in to it is refused (LOGIN_FAILURES_PER_ACCOUNT). */
+  loginFailuresPerAccount: number
   adminSetupKey: string
   /** Show the setup key on /admin-setup while setup is open (spec); off in production unless SHOW_SETUP_KEY=true. */
   showSetupKey: boolean
@@ -163,7 +170,10 @@ export function loadConfig(env: Env = process.env): Config {
     hsts: env.HSTS ? env.HSTS === 'true' : isProduction && parseTrustProxy(env.TRUST_PROXY) !== false,
     geoipPreload: env.GEOIP_PRELOAD ? env.GEOIP_PRELOAD === 'true' : isProduction,
     jwtSecret,
-    jwtExpiresIn: env.JWT_EXPIRES_IN || '7d',
+    accessTokenTtlMs: duration('ACCESS_TOKEN_TTL', env.ACCESS_TOKEN_TTL, 15 * 60_000, problems),
+    refreshTokenTtlMs: duration('REFRESH_TOKEN_TTL', env.REFRESH_TOKEN_TTL || env.JWT_EXPIRES_IN, 7 * 86_400_000, problems),
+    maxSessionsPerAccount: int('MAX_SESSIONS_PER_ACCOUNT', 20, 1),
+    loginFailuresPerAccount: int('LOGIN_FAILURES_PER_ACCOUNT', 10, 1),
     adminSetupKey,
     showSetupKey: env.SHOW_SETUP_KEY ? env.SHOW_SETUP_KEY === 'true' : !isProduction,
     isProduction,
@@ -232,6 +242,20 @@ function parsePublicUrl(raw: string | undefined, host: string, port: number, pro
     problems.push(`PUBLIC_URL must be an http(s) URL such as https://tempbox.example (got "${raw}")`)
     return ''
   }
+}
+
+const UNIT_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }
+
+/** `900`, `900s`, `15m`, `12h` or `7d` (a bare number is seconds, as JWT_EXPIRES_IN read it). */
+function duration(name: string, raw: string | undefined, fallbackMs: number, problems: string[]): number {
+  if (raw === undefined || raw.trim() === '') return fallbackMs
+  const match = /^(\d+)\s*([smhd]?)$/.exec(raw.trim())
+  const ms = match ? Number(match[1]) * UNIT_MS[match[2] || 's']! : 0
+  if (!(ms >= 1000) || !Number.isSafeInteger(ms)) {
+    problems.push(`${name} must be a duration of at least a second such as 900, 15m, 12h or 7d (got "${raw}")`)
+    return fallbackMs
+  }
+  return ms
 }
 
 function parseTrustProxy(raw: string | undefined): boolean | number | string {

@@ -2,6 +2,7 @@ import type { FastifyRateLimitStoreCtor } from '@fastify/rate-limit'
 import type { Config } from './config.js'
 import { AddressLimiter, type AddressLimits } from './services/limits/ip-limits.js'
 import { MissCounter, type MissLimits } from './services/limits/miss-limiter.js'
+import { LoginFailureCounter, type LoginFailures } from './services/limits/login-failures.js'
 import { DailySalt, type VisitorSalts } from './services/analytics/visitor-salt.js'
 import { FixedLeadership, type Leadership } from './services/jobs/leadership.js'
 
@@ -24,6 +25,8 @@ export interface GlobalState {
   addressLimits: AddressLimits
   /** Misses counted per client, so guessing inbox names and short-link codes is slowed (plugins/guess-limit.ts). */
   missLimits: MissLimits
+  /** Failed sign-ins per account (services/limits/login-failures.ts). */
+  loginFailures: LoginFailures
   /** @fastify/rate-limit store; undefined keeps the plugin's own in-memory store. */
   rateLimitStore?: FastifyRateLimitStoreCtor
   visitorSalts: VisitorSalts
@@ -42,6 +45,7 @@ export function localGlobalState(config: Config): GlobalState {
   return {
     addressLimits: new AddressLimiter(config.maxActiveAddressesPerIp, config.maxGeneratedPerHourPerIp),
     missLimits: new MissCounter(config.guessLimitPerMinute),
+    loginFailures: new LoginFailureCounter(config.loginFailuresPerAccount),
     visitorSalts: new DailySalt(),
     peers: NO_PEERS,
     leadership: new FixedLeadership(true),

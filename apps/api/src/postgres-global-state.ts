@@ -8,6 +8,7 @@ import { PostgresVisitorSalts } from './services/analytics/postgres-visitor-salt
 import { PostgresLeadership, type LeadershipTiming } from './services/jobs/postgres-leadership.js'
 import { PostgresAddressLimits } from './services/limits/postgres-address-limits.js'
 import { PostgresMissLimits } from './services/limits/postgres-miss-limits.js'
+import { PostgresLoginFailures } from './services/limits/postgres-login-failures.js'
 import { postgresRateLimitStore } from './services/limits/postgres-rate-limit-store.js'
 import { deriveKey } from './services/limits/shared-key.js'
 
@@ -23,7 +24,7 @@ const LEADERSHIP_TIMING: LeadershipTiming = { retryMs: 5_000, checkMs: 5_000 }
  */
 export function postgresGlobalState(
   db: Db,
-  config: Pick<Config, 'jwtSecret' | 'maxActiveAddressesPerIp' | 'maxGeneratedPerHourPerIp' | 'guessLimitPerMinute'>,
+  config: Pick<Config, 'jwtSecret' | 'maxActiveAddressesPerIp' | 'maxGeneratedPerHourPerIp' | 'guessLimitPerMinute' | 'loginFailuresPerAccount'>,
   peers: Peers,
   onError: (message: string, err: unknown) => void,
   timing: LeadershipTiming = LEADERSHIP_TIMING,
@@ -33,6 +34,7 @@ export function postgresGlobalState(
   return {
     addressLimits,
     missLimits: new PostgresMissLimits(db, clientKeys, config.guessLimitPerMinute),
+    loginFailures: new PostgresLoginFailures(db, config.loginFailuresPerAccount),
     rateLimitStore: postgresRateLimitStore(db, clientKeys),
     visitorSalts: new PostgresVisitorSalts(db, deriveKey(config.jwtSecret, 'visitor-salt')),
     peers,

@@ -34,7 +34,7 @@ function channel() {
   return { worker, primary, close: () => (open = false) }
 }
 
-const LIMITS = { maxActiveAddressesPerIp: 50, maxGeneratedPerHourPerIp: 3, guessLimitPerMinute: 30 }
+const LIMITS = { maxActiveAddressesPerIp: 50, maxGeneratedPerHourPerIp: 3, guessLimitPerMinute: 30, loginFailuresPerAccount: 10 }
 
 /** A primary holding the shared state, reached by `workers` IPC clients as the cluster's workers reach theirs. */
 function inMemoryCluster(workers: number, limits = LIMITS, timeoutMs?: number) {

@@ -150,7 +150,7 @@ describe('@fastify/rate-limit counters in PostgreSQL', () => {
       expect((await app.inject({ method: 'GET', url: '/limited', remoteAddress: IP })).statusCode).toBe(429)
       now += 60_000
       expect((await app.inject({ method: 'GET', url: '/limited', remoteAddress: IP })).statusCode).toBe(200)
-      const state = postgresGlobalState(db!, { jwtSecret: 'x'.repeat(32), maxActiveAddressesPerIp: 5, maxGeneratedPerHourPerIp: 100, guessLimitPerMinute: 3 }, NO_PEERS, () => undefined)
+      const state = postgresGlobalState(db!, { jwtSecret: 'x'.repeat(32), maxActiveAddressesPerIp: 5, maxGeneratedPerHourPerIp: 100, guessLimitPerMinute: 3, loginFailuresPerAccount: 10 }, NO_PEERS, () => undefined)
       expect(await state.expire!(now + 60_000)).toBe(1)
     } finally {
       await app.close()
@@ -213,7 +213,7 @@ describe('the visitor salt of the day in PostgreSQL', () => {
 
   it('of a day without page views is deleted by the sweep', async () => {
     const [db] = await pg.pools(1)
-    const state = postgresGlobalState(db!, { jwtSecret: 'x'.repeat(32), maxActiveAddressesPerIp: 5, maxGeneratedPerHourPerIp: 100, guessLimitPerMinute: 3 }, NO_PEERS, () => undefined)
+    const state = postgresGlobalState(db!, { jwtSecret: 'x'.repeat(32), maxActiveAddressesPerIp: 5, maxGeneratedPerHourPerIp: 100, guessLimitPerMinute: 3, loginFailuresPerAccount: 10 }, NO_PEERS, () => undefined)
     await state.visitorSalts.forDay('2026-11-23')
     expect(await state.expire!(Date.parse('2026-11-24T00:00:01Z'))).toBe(1)
     expect((await sql<{ n: number }>`SELECT count(*)::int AS n FROM visitor_salt`.execute(db!)).rows[0]!.n).toBe(0)

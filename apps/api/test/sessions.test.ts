@@ -113,7 +113,7 @@ describe('sign out everywhere', () => {
 describe('deleting the account', () => {
   it('revokes its tokens for good: a later account never takes over its id', async () => {
     const gone = await signUp(app)
-    expect((await app.inject({ method: 'DELETE', url: '/api/auth/account', headers: bearer(gone.token) })).statusCode).toBe(200)
+    expect((await app.inject({ method: 'DELETE', url: '/api/auth/account', headers: bearer(gone.token), payload: { password: 'secret-pass' } })).statusCode).toBe(200)
     const next = await signUp(app)
     expect((await me(next.token)).statusCode).toBe(200)
     const res = await me(gone.token)

@@ -121,6 +121,16 @@ export interface UserTable {
   token_version: Generated<number>
 }
 
+/** A signed-in browser: its refresh cookie's secret (as SHA-256, hex) and the account's token version at sign-in. */
+export interface AuthSessionTable {
+  id: string
+  user_id: number
+  secret_hash: string
+  token_version: number
+  created_at: Millis
+  expires_at: Millis
+}
+
 /** Facts that, once recorded, stay true (e.g. `owner_setup_done`): a row's presence is the fact. */
 export interface SiteFactTable {
   name: string
@@ -225,6 +235,7 @@ export interface Database {
   message_text_head: MessageTextHeadTable
   attachment: AttachmentTable
   user: UserTable
+  auth_session: AuthSessionTable
   contact_message: ContactMessageTable
   page_view_daily: PageViewDailyTable
   visitor_daily: VisitorDailyTable
@@ -247,6 +258,7 @@ export type MessageAuthRow = Selectable<MessageAuthTable>
 export type AttachmentRow = Selectable<AttachmentTable>
 export type NewAttachment = Insertable<AttachmentTable>
 export type UserRow = Selectable<UserTable>
+export type AuthSessionRow = Selectable<AuthSessionTable>
 export type NewUser = Insertable<UserTable>
 export type UserUpdate = Updateable<UserTable>
 export type ContactMessageRow = Selectable<ContactMessageTable>

@@ -32,8 +32,20 @@ export const LoginBody = Type.Object({
 })
 export type LoginBody = Static<typeof LoginBody>
 
-export const AuthResponse = Type.Object({ token: Type.String(), user: PublicUser })
+/**
+ * `token` is the short-lived access token (spec's auth_token); the refresh cookie, httpOnly and scoped to /api/auth,
+ * renews it through POST /api/auth/refresh.
+ */
+export const AuthResponse = Type.Object({
+  token: Type.String(),
+  user: PublicUser,
+  expiresAt: Type.Optional(Type.String({ description: 'ISO 8601: when `token` stops working (renew before or after).' })),
+})
 export type AuthResponse = Static<typeof AuthResponse>
+
+/** Deleting the account asks for its password, so a borrowed session cannot. */
+export const DeleteAccountBody = Type.Object({ password: Type.String({ maxLength: 1000 }) })
+export type DeleteAccountBody = Static<typeof DeleteAccountBody>
 
 export const MeResponse = Type.Object({ user: PublicUser })
 export type MeResponse = Static<typeof MeResponse>

@@ -1,6 +1,7 @@
 import type { Config } from '../config.js'
 import { AddressLimiter } from '../services/limits/ip-limits.js'
 import { MissCounter } from '../services/limits/miss-limiter.js'
+import { LoginFailureCounter } from '../services/limits/login-failures.js'
 import { DailySalt } from '../services/analytics/visitor-salt.js'
 import { sendEvent, type IpcHandlers, type IpcPort } from './ipc.js'
 import { RateLimitCounters } from './shared-rate-limit-store.js'
@@ -15,10 +16,12 @@ export class PrimaryState {
   private readonly counters = new RateLimitCounters()
   private readonly salts = new DailySalt()
   private readonly misses: MissCounter
+  private readonly loginFailures: LoginFailureCounter
 
-  constructor(config: Pick<Config, 'maxActiveAddressesPerIp' | 'maxGeneratedPerHourPerIp' | 'guessLimitPerMinute'>) {
+  constructor(config: Pick<Config, 'maxActiveAddressesPerIp' | 'maxGeneratedPerHourPerIp' | 'guessLimitPerMinute' | 'loginFailuresPerAccount'>) {
     this.limiter = new AddressLimiter(config.maxActiveAddressesPerIp, config.maxGeneratedPerHourPerIp)
     this.misses = new MissCounter(config.guessLimitPerMinute)
+    this.loginFailures = new LoginFailureCounter(config.loginFailuresPerAccount)
   }
 
   /** `otherWorkers(origin)`: the channels of every live worker but the one asking. */
@@ -29,6 +32,8 @@ export class PrimaryState {
       'limits.free': ({ ip, expiresAt }) => this.limiter.free(ip, expiresAt),
       'rateLimit.incr': (request) => this.counters.incr(request),
       'misses.count': ({ scope, client, now }) => this.misses.miss(scope, client, now),
+      'loginFailures.blocked': ({ account, now }) => this.loginFailures.blocked(account, now),
+      'loginFailures.fail': ({ account, now }) => this.loginFailures.fail(account, now),
       'salt.forDay': ({ day }) => this.salts.forDay(day).toString('base64'),
       // The news goes out before the answer does. A client told "deleted" that connects again reaches a worker
       // through the primary (round-robin), which passes the connection down the same, ordered, channel the news
@@ -47,5 +52,6 @@ export class PrimaryState {
   sweep(now = Date.now()): void {
     this.limiter.sweep(now)
     this.misses.sweep(now)
+    this.loginFailures.sweep(now)
   }
 }

@@ -36,6 +36,9 @@ export interface PrimaryMethods {
   'rateLimit.incr': [RateLimitIncrement, RateLimitCount]
   /** One miss of a guessed name; answers the ms the client must wait (0 while under the limit). */
   'misses.count': [{ scope: string; client: string; now: number }, number]
+  /** The ms until the account may be signed in to again (0: not throttled). */
+  'loginFailures.blocked': [{ account: string; now: number }, number]
+  'loginFailures.fail': [{ account: string; now: number }, void]
   /** The day's analytics salt, base64 (JSON carries no Buffer). */
   'salt.forDay': [{ day: string }, string]
   /** Answered once the other workers have been sent `messageDeleted`. */

@@ -11,6 +11,10 @@ export function workerGlobalState(ipc: IpcClient = new IpcClient(processPort()))
   return {
     addressLimits: new SharedAddressLimits(ipc),
     missLimits: { miss: (scope, client, now) => ipc.request('misses.count', { scope, client, now }) },
+    loginFailures: {
+      blocked: (account, now) => ipc.request('loginFailures.blocked', { account, now }),
+      fail: (account, now) => ipc.request('loginFailures.fail', { account, now }),
+    },
     rateLimitStore: sharedRateLimitStore(ipc),
     visitorSalts: new SharedVisitorSalts(ipc),
     peers: {

@@ -1,16 +1,20 @@
 import fp from 'fastify-plugin'
+import cookie from '@fastify/cookie'
 import jwt from '@fastify/jwt'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { UserRow } from '@tempbox/db'
 import { AppError } from '../errors.js'
-import { findUserById } from '../repositories/user-repository.js'
+import { findUserWithSession } from '../repositories/session-repository.js'
 import { isAdminRole } from '../services/accounts/user-fields.js'
 
 declare module '@fastify/jwt' {
   interface FastifyJWT {
-    /** `ver`: the account's token version when signed; a token with an older one is refused (revoked). */
-    payload: { sub: string; ver: number }
-    user: { sub: string; ver: number }
+    /**
+     * `ver`: the account's token version when signed; a token with an older one is refused (revoked). `sid`: the
+     * session (auth_session) it belongs to; signing that session out ends the token too.
+     */
+    payload: { sub: string; ver: number; sid: string }
+    user: { sub: string; ver: number; sid: string }
   }
 }
 
@@ -22,12 +26,15 @@ declare module 'fastify' {
     requireAdmin: (request: FastifyRequest, reply: FastifyReply) => Promise<void>
     /** preHandler: `authenticate`, then 403 unless the account is an owner. */
     requireOwner: (request: FastifyRequest, reply: FastifyReply) => Promise<void>
-    signToken: (user: Pick<UserRow, 'id' | 'token_version'>) => string
+    /** An access token of the session `sessionId`, valid ACCESS_TOKEN_TTL. */
+    signToken: (user: Pick<UserRow, 'id' | 'token_version'>, sessionId: string) => string
   }
   interface FastifyRequest {
     /** The signed-in account when a valid token came with the request, else null (never an error). */
     userId: number | null
     currentUser: UserRow | null
+    /** The session of the request's valid access token, else null. */
+    sessionId: string | null
   }
 }
 
@@ -36,33 +43,38 @@ const EXPIRED = 'Your session has expired. Please sign in again.'
 const REVOKED = 'This session was signed out (password changed or signed out everywhere). Please sign in again.'
 
 /**
- * Bearer-token auth. Tokens carry the account id and its token version; the row is read by primary key on every
- * check (the one read a request pays), so a promotion, a deleted account or a raised version takes effect at once.
- * HS256 only (no `alg: none`, no key confusion).
+ * Bearer-token auth. Short-lived tokens carry the account id, its token version and their session; the row and the
+ * session are read by primary key on every check, so a promotion, a deleted account, a raised version or a signed-out
+ * session takes effect at once. HS256 only (no `alg: none`, no key confusion). Also registers @fastify/cookie for
+ * the refresh cookie (routes/auth/refresh-cookie.ts).
  */
 export default fp(
   async (app) => {
+    await app.register(cookie)
     await app.register(jwt, {
       secret: app.config.jwtSecret,
-      sign: { algorithm: 'HS256', expiresIn: app.config.jwtExpiresIn },
+      sign: { algorithm: 'HS256', expiresIn: `${Math.round(app.config.accessTokenTtlMs / 1000)}s` },
       verify: { algorithms: ['HS256'] },
     })
     app.decorateRequest('userId', null)
     app.decorateRequest('currentUser', null)
-    app.decorate('signToken', (user: Pick<UserRow, 'id' | 'token_version'>) => app.jwt.sign({ sub: String(user.id), ver: user.token_version }))
+    app.decorateRequest('sessionId', null)
+    app.decorate('signToken', (user: Pick<UserRow, 'id' | 'token_version'>, sessionId: string) =>
+      app.jwt.sign({ sub: String(user.id), ver: user.token_version, sid: sessionId }),
+    )
 
-    async function userFromToken(request: FastifyRequest): Promise<UserRow | 'expired' | 'revoked' | null> {
+    async function userFromToken(request: FastifyRequest): Promise<{ user: UserRow; sessionId: string } | 'expired' | 'revoked' | null> {
       const header = request.headers.authorization
       if (!header || !/^Bearer\s+\S+$/i.test(header)) return null
       try {
-        const payload = await request.jwtVerify<{ sub: string; ver?: unknown }>()
+        const payload = await request.jwtVerify<{ sub: string; ver?: unknown; sid?: unknown }>()
         const id = Number(payload.sub)
         if (!Number.isSafeInteger(id)) return null
-        const user = await findUserById(app.db, id)
-        if (!user) return null
-        // Tokens from before versions existed carry none: they count as version 0, revoked by the first raise.
-        const version = payload.ver === undefined ? 0 : payload.ver
-        return version === user.token_version ? user : 'revoked'
+        // Long-lived tokens from before sessions carry no `sid`: they no longer work.
+        if (typeof payload.sid !== 'string') return 'revoked'
+        const found = await findUserWithSession(app.db, id, payload.sid, Date.now())
+        if (!found) return null
+        return payload.ver === found.user.token_version && found.open ? { user: found.user, sessionId: payload.sid } : 'revoked'
       } catch (err) {
         return (err as { code?: string }).code === 'FST_JWT_AUTHORIZATION_TOKEN_EXPIRED' ? 'expired' : null
       }
@@ -71,22 +83,24 @@ export default fp(
     // Optional identity for routes open to guests (e.g. generating an address while signed in saves it).
     app.addHook('onRequest', async (request) => {
       if (!request.headers.authorization) return
-      const user = await userFromToken(request)
-      if (typeof user === 'object' && user !== null) {
-        request.currentUser = user
-        request.userId = user.id
-      }
+      const found = await userFromToken(request)
+      if (typeof found === 'object' && found !== null) signIn(request, found)
     })
 
     app.decorate('authenticate', async (request: FastifyRequest) => {
       if (request.currentUser) return
-      const user = await userFromToken(request)
-      if (user === 'expired') throw new AppError('unauthorized', EXPIRED)
-      if (user === 'revoked') throw new AppError('unauthorized', REVOKED)
-      if (!user) throw new AppError('unauthorized', SIGN_IN)
+      const found = await userFromToken(request)
+      if (found === 'expired') throw new AppError('unauthorized', EXPIRED)
+      if (found === 'revoked') throw new AppError('unauthorized', REVOKED)
+      if (!found) throw new AppError('unauthorized', SIGN_IN)
+      signIn(request, found)
+    })
+
+    function signIn(request: FastifyRequest, { user, sessionId }: { user: UserRow; sessionId: string }): void {
       request.currentUser = user
       request.userId = user.id
-    })
+      request.sessionId = sessionId
+    }
 
     app.decorate('requireAdmin', async (request: FastifyRequest, reply: FastifyReply) => {
       await app.authenticate(request, reply)

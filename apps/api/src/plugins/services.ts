@@ -6,6 +6,9 @@ import { WebhookService } from '../services/webhooks/webhook-service.js'
 import { systemLookup, type LookupHost } from '../services/webhooks/webhook-target.js'
 import { AuthService } from '../services/accounts/auth-service.js'
 import { SetupService } from '../services/accounts/setup-service.js'
+import { SessionService } from '../services/accounts/session-service.js'
+import { accountKey } from '../services/limits/login-failures.js'
+import { deriveKey } from '../services/limits/shared-key.js'
 import { AnalyticsService } from '../services/analytics/analytics-service.js'
 
 declare module 'fastify' {
@@ -17,6 +20,7 @@ declare module 'fastify' {
     /** How webhook host names are resolved, at PUT and again at every attempt; tests replace `lookup`. */
     webhookDns: { lookup: LookupHost }
     authService: AuthService
+    sessionService: SessionService
     setupService: SetupService
     analyticsService: AnalyticsService
   }
@@ -46,7 +50,10 @@ export default fp(
     app.decorate('webhookDns', dns)
     app.decorate('webhookService', new WebhookService(app.db, config.webhooks, lookupHost))
 
-    const auth = new AuthService(app.db, (user) => app.signToken(user))
+    const sessions = new SessionService(app.db, (user, sessionId) => app.signToken(user, sessionId), config)
+    app.decorate('sessionService', sessions)
+    const accountKeys = deriveKey(config.jwtSecret, 'login-account')
+    const auth = new AuthService(app.db, sessions, globalState.loginFailures, (email) => accountKey(accountKeys, email))
     app.addHook('onReady', () => auth.warm())
     app.decorate('authService', auth)
     app.decorate('setupService', new SetupService(app.db, config.adminSetupKey, config.showSetupKey))

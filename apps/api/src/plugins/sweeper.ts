@@ -1,4 +1,5 @@
 import fp from 'fastify-plugin'
+import { deleteExpiredSessions } from '../repositories/session-repository.js'
 
 /**
  * Deletes expired addresses and their mail every `sweepIntervalMs` (reads never serve them even between sweeps), and
@@ -14,6 +15,7 @@ export default fp(
         const removed = await app.inboxService.sweep(now)
         if (removed > 0) app.log.info(`[sweep] removed ${removed} expired address(es)`)
         await globalState.expire?.(now)
+        await deleteExpiredSessions(app.db, now)
       } catch (err) {
         app.log.error({ err }, '[sweep] failed')
       }

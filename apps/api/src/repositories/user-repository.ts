@@ -85,14 +85,21 @@ export async function changeUserRole(db: Db, email: string, role: string): Promi
   })
 }
 
-/** Raises the token version (revoking every token signed before); with `passwordHash`, also sets the new password. */
+/**
+ * Raises the token version (revoking every token signed before) and ends every session of the account, in one
+ * transaction; with `passwordHash`, also sets the new password.
+ */
 export async function raiseTokenVersion(db: Db, id: number, passwordHash?: string): Promise<UserRow | undefined> {
-  return db
-    .updateTable('user')
-    .set((eb) => ({ token_version: eb('token_version', '+', 1), ...(passwordHash ? { password_hash: passwordHash } : {}) }))
-    .where('id', '=', id)
-    .returningAll()
-    .executeTakeFirst()
+  return db.transaction().execute(async (trx) => {
+    const row = await trx
+      .updateTable('user')
+      .set((eb) => ({ token_version: eb('token_version', '+', 1), ...(passwordHash ? { password_hash: passwordHash } : {}) }))
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirst()
+    await trx.deleteFrom('auth_session').where('user_id', '=', id).execute()
+    return row
+  })
 }
 
 export async function setUserRole(db: Db, id: number, role: string): Promise<void> {

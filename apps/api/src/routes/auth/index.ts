@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import {
   AuthResponse,
   ChangePasswordBody,
+  DeleteAccountBody,
   ErrorBody,
   LoginBody,
   MeResponse,
@@ -14,8 +15,10 @@ import {
 } from '@tempbox/types'
 import { toPublicUser } from '../../services/accounts/user-fields.js'
 import { INBOX_GUESSES, limitGuesses } from '../../plugins/guess-limit.js'
+import { clearRefreshCookie, sendSession } from './refresh-cookie.js'
+import sessionRoutes from './sessions.js'
 
-/** Per IP, in memory only. Generous for people, tight for password guessing. */
+/** Per IP (per account too: LOGIN_FAILURES_PER_ACCOUNT, in AuthService). Generous for people, tight for password guessing. */
 const LOGIN_LIMIT = { max: 20, timeWindow: '15 minutes' }
 const REGISTER_LIMIT = { max: 10, timeWindow: '1 hour' }
 /** Each try costs an argon2 verify, and a stolen token must not buy unlimited guesses at the current password. */
@@ -30,6 +33,7 @@ const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
     appliesTo: savesAddress,
     isMiss: (request, reply, code) => savesAddress(request) && INBOX_GUESSES.isMiss(request, reply, code),
   })
+  await app.register(sessionRoutes)
 
   app.post(
     '/auth/register',
@@ -42,7 +46,7 @@ const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
       config: { rateLimit: REGISTER_LIMIT },
     },
-    async (request) => auth.register(request.body),
+    async (request, reply) => sendSession(reply, await auth.register(request.body)),
   )
 
   app.post(
@@ -50,13 +54,13 @@ const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['auth'],
-        summary: 'Sign in; answers 401 "Invalid email or password" for an unknown email or a wrong password alike',
+        summary: 'Sign in; answers 401 "Invalid email or password" for an unknown email, a wrong password or a throttled account alike',
         body: LoginBody,
         response: { 200: AuthResponse, 400: ErrorBody, 401: ErrorBody, 429: ErrorBody },
       },
       config: { rateLimit: LOGIN_LIMIT },
     },
-    async (request) => auth.login(request.body),
+    async (request, reply) => sendSession(reply, await auth.login(request.body)),
   )
 
   app.get(
@@ -102,15 +106,19 @@ const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['auth'],
-        summary: 'Delete the account with its saved addresses and their mail',
+        summary: 'Delete the account with its saved addresses and their mail; asks for its password (403 when wrong)',
         security: [{ bearer: [] }],
-        response: { 200: SuccessResponse, 401: ErrorBody, 404: ErrorBody },
+        body: DeleteAccountBody,
+        response: { 200: SuccessResponse, 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 429: ErrorBody },
       },
-      preHandler: app.authenticate,
+      config: { rateLimit: PASSWORD_LIMIT },
+      // Before the body is checked: without a valid token the answer is 401 whatever was sent.
+      onRequest: app.authenticate,
     },
-    async (request) => {
-      const removed = await auth.deleteAccount(request.currentUser!.id)
+    async (request, reply) => {
+      const removed = await auth.deleteAccount(request.currentUser!, request.body)
       app.inboxService.forgetInboxes(removed)
+      clearRefreshCookie(reply)
       return { success: true, message: 'Your account and all associated data has been deleted.' }
     },
   )
@@ -120,7 +128,7 @@ const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['auth'],
-        summary: 'Change the password (current + new, ≥ 6 characters); signs out every other session and returns a fresh token',
+        summary: 'Change the password (current + new, ≥ 6 characters); signs out every session and starts a fresh one here',
         security: [{ bearer: [] }],
         body: ChangePasswordBody,
         response: { 200: AuthResponse, 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 429: ErrorBody },
@@ -128,7 +136,7 @@ const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: { rateLimit: PASSWORD_LIMIT },
       preHandler: app.authenticate,
     },
-    async (request) => auth.changePassword(request.currentUser!, request.body),
+    async (request, reply) => sendSession(reply, await auth.changePassword(request.currentUser!, request.body)),
   )
 
   app.post(
@@ -142,8 +150,9 @@ const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
       preHandler: app.authenticate,
     },
-    async (request) => {
+    async (request, reply) => {
       await auth.signOutEverywhere(request.currentUser!.id)
+      clearRefreshCookie(reply)
       return { success: true, message: 'You have been signed out on every device.' }
     },
   )

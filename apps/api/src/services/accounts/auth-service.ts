@@ -1,8 +1,10 @@
 import argon2 from 'argon2'
 import type { Db, UserRow } from '@tempbox/db'
-import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, ROLES, type AuthResponse, type ChangeRoleResponse, type PublicUser, type SavedAddress } from '@tempbox/types'
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, ROLES, type ChangeRoleResponse, type PublicUser, type SavedAddress } from '@tempbox/types'
 import { AppError } from '../../errors.js'
 import { changeUserRole, deleteUserCascade, findUserByEmail, insertUser, listLiveInboxesOfUser, raiseTokenVersion } from '../../repositories/user-repository.js'
+import type { LoginFailures } from '../limits/login-failures.js'
+import type { IssuedSession, SessionService } from './session-service.js'
 import { emailProblem, normaliseEmail, toPublicUser } from './user-fields.js'
 
 /** argon2id with OWASP's minimum profile (19 MiB, 2 passes): strong, and cheap enough for a 2-core host. */
@@ -10,15 +12,16 @@ const HASH_OPTIONS = { type: argon2.argon2id, memoryCost: 19_456, timeCost: 2, p
 const USERNAME_MAX_LENGTH = 50
 export const INVALID_CREDENTIALS = 'Invalid email or password'
 
-export type SignToken = (user: UserRow) => string
-
 export class AuthService {
   /** Verified when the email is unknown, so a failed login costs the same whether or not the account exists. */
   private dummyHash: Promise<string> | null = null
 
   constructor(
     private readonly db: Db,
-    private readonly sign: SignToken,
+    private readonly sessions: SessionService,
+    /** Failed sign-ins per account, counted under `accountKey(email)` so unknown accounts count alike. */
+    private readonly failures: LoginFailures,
+    private readonly accountKey: (normalisedEmail: string) => string,
   ) {}
 
   private dummy(): Promise<string> {
@@ -26,7 +29,7 @@ export class AuthService {
     return this.dummyHash
   }
 
-  async register(input: { email: string; password: string; username?: string | null }): Promise<AuthResponse> {
+  async register(input: { email: string; password: string; username?: string | null }): Promise<IssuedSession> {
     const email = normaliseEmail(input.email)
     const username = input.username?.trim() || null
     const fields: Record<string, string> = {}
@@ -41,32 +44,38 @@ export class AuthService {
     const passwordHash = await argon2.hash(input.password, HASH_OPTIONS)
     const row = await insertUser(this.db, { email, username, password_hash: passwordHash, role: 'user', created_at: Date.now() })
     if (!row) throw emailTaken()
-    return { token: this.sign(row), user: toPublicUser(row) }
+    return this.sessions.start(row)
   }
 
-  async login(input: { email: string; password: string }): Promise<AuthResponse> {
+  /**
+   * Past LOGIN_FAILURES_PER_ACCOUNT failures in 15 minutes every sign-in to the email is refused, the right password
+   * too, with the wrong password's answer after the same argon2 verify: nothing tells a throttled account, an
+   * unknown one and a wrong password apart.
+   */
+  async login(input: { email: string; password: string }, now = Date.now()): Promise<IssuedSession> {
     const email = normaliseEmail(input.email)
     const fields: Record<string, string> = {}
     if (email === '') fields.email = 'Email is required.'
     if (input.password === '') fields.password = 'Password is required.'
     throwIfInvalid(fields)
 
+    const account = this.accountKey(email)
+    const blocked = (await this.failures.blocked(account, now)) > 0
     const row = email.length <= 254 ? await findUserByEmail(this.db, email) : undefined
     const password = input.password.slice(0, PASSWORD_MAX_LENGTH + 1)
-    if (!row) {
-      await argon2.verify(await this.dummy(), password).catch(() => false)
+    const ok = await argon2.verify(row ? row.password_hash : await this.dummy(), password).catch(() => false)
+    if (!row || !ok || blocked) {
+      if (!ok || !row) await this.failures.fail(account, now)
       throw new AppError('invalid_credentials', INVALID_CREDENTIALS)
     }
-    const ok = await argon2.verify(row.password_hash, password).catch(() => false)
-    if (!ok) throw new AppError('invalid_credentials', INVALID_CREDENTIALS)
-    return { token: this.sign(row), user: toPublicUser(row) }
+    return this.sessions.start(row)
   }
 
   /**
    * Checks the current password, stores the new one and raises the token version in one statement: every token signed
-   * before (a stolen one included) stops working, and this session gets a fresh token.
+   * before (a stolen one included) stops working, every session ends, and this browser gets a new one.
    */
-  async changePassword(user: UserRow, input: { currentPassword: string; newPassword: string }): Promise<AuthResponse> {
+  async changePassword(user: UserRow, input: { currentPassword: string; newPassword: string }): Promise<IssuedSession> {
     const fields: Record<string, string> = {}
     if (input.currentPassword === '') fields.currentPassword = 'Current password is required.'
     const passwordError = newPasswordProblem(input.newPassword)
@@ -78,7 +87,7 @@ export class AuthService {
     if (!ok) throw new AppError('wrong_password', 'The current password is not correct.', { currentPassword: 'The current password is not correct.' })
     const row = await raiseTokenVersion(this.db, user.id, await argon2.hash(input.newPassword, HASH_OPTIONS))
     if (!row) throw new AppError('user_not_found', 'This account no longer exists.')
-    return { token: this.sign(row), user: toPublicUser(row) }
+    return this.sessions.start(row)
   }
 
   /** Revokes every token of the account, this session's included. */
@@ -103,9 +112,15 @@ export class AuthService {
     return { success: true, message: `${user.email} is now ${role}.`, user }
   }
 
-  /** Removes the account with its addresses and their mail; returns the removed inboxes so caches can forget them. */
-  async deleteAccount(userId: number): Promise<{ id: number; address: string }[]> {
-    const { deleted, inboxes } = await deleteUserCascade(this.db, userId)
+  /**
+   * Removes the account with its addresses and their mail, once its password is given (a borrowed or stolen session
+   * alone cannot); returns the removed inboxes so caches can forget them.
+   */
+  async deleteAccount(user: UserRow, input: { password: string }): Promise<{ id: number; address: string }[]> {
+    if (input.password === '') throw new AppError('validation_failed', 'Please enter your password to delete the account.', { password: 'Please enter your password to delete the account.' })
+    const ok = await argon2.verify(user.password_hash, input.password.slice(0, PASSWORD_MAX_LENGTH + 1)).catch(() => false)
+    if (!ok) throw new AppError('wrong_password', 'The password is not correct: the account was not deleted.', { password: 'The password is not correct.' })
+    const { deleted, inboxes } = await deleteUserCascade(this.db, user.id)
     if (!deleted) throw new AppError('user_not_found', 'This account no longer exists.')
     return inboxes
   }

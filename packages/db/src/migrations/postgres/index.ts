@@ -7,6 +7,7 @@ import * as m3101 from './2026_11_24_003101_bodies_stored_uncompressed.js'
 import * as m4001 from './2026_11_24_004001_shared_service_state.js'
 import * as m6001 from './2026_11_24_006001_change_notifications.js'
 import * as m11001 from './2026_11_25_001001_ingest_statement_triggers.js'
+import * as m281301 from '../2026_11_28_000301_auth_sessions.js'
 
 /**
  * PostgreSQL's migrations (see ../index.ts). The baseline is SQLite's schema as of 2026_11_24_001201; later changes
@@ -28,4 +29,6 @@ export const POSTGRES_MIGRATIONS: Record<string, Migration> = {
   '2026_11_24_006001_change_notifications': m6001,
   // PostgreSQL only: the per-message triggers run once per statement there (SQLite keeps its row triggers: same effect).
   '2026_11_25_001001_ingest_statement_triggers': m11001,
+  // Plain SQL that reads the same on both engines.
+  '2026_11_28_000301_auth_sessions': m281301,
 }
