@@ -1,6 +1,6 @@
 import { lookup } from 'node:dns/promises'
 import { isIP } from 'node:net'
-import { isPrivateIp, parseIp } from '@tempbox/ip'
+import { parseIp, specialPurpose } from '@tempbox/ip'
 
 /** Why a webhook URL or the address it resolves to is refused, in a sentence for the person who set it. */
 export class TargetRefused extends Error {
@@ -19,13 +19,21 @@ export interface TargetPolicy {
 }
 
 /**
- * Whether a webhook may reach this address unless the operator allows private targets: not loopback, private
- * networks, carrier-grade NAT, link-local (where cloud metadata services answer, 169.254.169.254 among them),
- * multicast, reserved or unspecified (IPv4-mapped IPv6 addresses count as the IPv4 they carry).
+ * Why a webhook may not reach this address unless the operator allows private targets, in words for the error
+ * sentence; null for a public one. Every IANA special-purpose range counts (loopback, private, link-local where cloud
+ * metadata answers, documentation, reserved, multicast …), and an IPv4 address carried in IPv6 counts as itself.
  */
-export function isPublicAddress(address: string): boolean {
+export function whyNotPublic(address: string): string | null {
   const ip = parseIp(address)
-  return ip !== null && !isPrivateIp(ip)
+  if (!ip) return `${address} is not an IP address`
+  const found = specialPurpose(ip)
+  if (!found) return null
+  const what = `${found.name} (${found.range})`
+  return found.carrier ? `${ip.ip} is ${found.carrier.name} for ${found.carrier.ipv4}: ${what}` : `${ip.ip} is ${what}`
+}
+
+export function isPublicAddress(address: string): boolean {
+  return whyNotPublic(address) === null
 }
 
 /** Checks the URL itself (scheme, no credentials); returns it normalized. */
@@ -77,9 +85,10 @@ export async function resolveTarget(url: URL, policy: TargetPolicy, lookupHost: 
     }
   }
   if (addresses.length === 0) throw new TargetRefused(`The host name "${host}" does not resolve.`, 'webhook_target_refused')
-  if (!policy.allowPrivate && addresses.some((a) => !isPublicAddress(a.address))) {
+  const refused = policy.allowPrivate ? null : addresses.map((a) => whyNotPublic(a.address)).find((why) => why !== null)
+  if (refused) {
     throw new TargetRefused(
-      `"${host}" points to a loopback, private, link-local or otherwise non-public address; webhooks may only reach public addresses on this server.`,
+      `"${host}" points to a non-public address: ${refused}. Webhooks may only reach public addresses on this server.`,
       'webhook_target_refused',
     )
   }
