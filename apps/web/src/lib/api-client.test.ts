@@ -75,3 +75,38 @@ describe('apiRequest (spec §7)', () => {
     expect(await apiJson('GET', '/api/thing')).toEqual({ ok: true })
   })
 })
+
+describe('renewing the 15-minute access token', () => {
+  it('on a 401, renews once through /api/auth/refresh with its header and retries with the new token', async () => {
+    localStorage.setItem(AUTH_TOKEN_KEY, 'old')
+    const renewals: Request[] = []
+    const seen: (string | null)[] = []
+    server.use(
+      http.get('/api/thing', ({ request }) => {
+        seen.push(request.headers.get('authorization'))
+        return request.headers.get('authorization') === 'Bearer new'
+          ? HttpResponse.json({ ok: true })
+          : HttpResponse.json({ error: 'Your session has expired. Please sign in again.', code: 'unauthorized' }, { status: 401 })
+      }),
+      http.post('/api/auth/refresh', ({ request }) => {
+        renewals.push(request.clone())
+        return HttpResponse.json({ token: 'new', user: {} })
+      }),
+    )
+    expect(await apiJson('GET', '/api/thing')).toEqual({ ok: true })
+    expect(seen).toEqual(['Bearer old', 'Bearer new'])
+    expect(renewals).toHaveLength(1)
+    expect(renewals[0]!.headers.get('x-tempbox-refresh')).toBe('1')
+    expect(localStorage.getItem(AUTH_TOKEN_KEY)).toBe('new')
+  })
+
+  it('when renewal is refused, signs out locally and throws the 401', async () => {
+    localStorage.setItem(AUTH_TOKEN_KEY, 'old')
+    server.use(
+      http.get('/api/thing', () => HttpResponse.json({ error: 'Your session has expired. Please sign in again.', code: 'unauthorized' }, { status: 401 })),
+      http.post('/api/auth/refresh', () => HttpResponse.json({ error: 'Your session has ended. Please sign in again.', code: 'unauthorized' }, { status: 401 })),
+    )
+    await expect(apiRequest('GET', '/api/thing')).rejects.toMatchObject({ status: 401, message: 'Your session has expired. Please sign in again.' })
+    expect(localStorage.getItem(AUTH_TOKEN_KEY)).toBeNull()
+  })
+})

@@ -1,3 +1,5 @@
+import { REFRESH_URL, renewSession } from './session-renewal'
+
 /** localStorage key of the session token (spec §7). */
 export const AUTH_TOKEN_KEY = 'auth_token'
 
@@ -16,25 +18,34 @@ export class ApiError extends Error {
   }
 }
 
-function authHeaders(): Record<string, string> {
-  const token = typeof localStorage === 'undefined' ? null : localStorage.getItem(AUTH_TOKEN_KEY)
-  return token ? { Authorization: `Bearer ${token}` } : {}
+function storedToken(): string | null {
+  try {
+    return typeof localStorage === 'undefined' ? null : localStorage.getItem(AUTH_TOKEN_KEY)
+  } catch {
+    return null
+  }
 }
+
+/** Routes whose 401 is an answer (wrong password, ended session), not an access token to renew. */
+const NO_RENEWAL = new Set(['/api/auth/login', '/api/auth/register', REFRESH_URL])
 
 /**
  * The shared request helper of spec §7: Bearer token when stored, JSON content type only with a body,
  * credentials always; a non-OK answer throws with body.error, else body.message, else "status statusText".
  */
 export async function apiRequest(method: string, url: string, body?: unknown, init: RequestInit = {}): Promise<Response> {
-  const headers: Record<string, string> = { ...authHeaders(), ...(init.headers as Record<string, string> | undefined) }
-  if (body !== undefined) headers['Content-Type'] = 'application/json'
-  const res = await fetch(url, {
-    ...init,
-    method,
-    headers,
-    body: body !== undefined ? JSON.stringify(body) : undefined,
-    credentials: 'include',
-  })
+  const send = (token: string | null) => {
+    const headers: Record<string, string> = { ...(token ? { Authorization: `Bearer ${token}` } : {}), ...(init.headers as Record<string, string> | undefined) }
+    if (body !== undefined) headers['Content-Type'] = 'application/json'
+    return fetch(url, { ...init, method, headers, body: body !== undefined ? JSON.stringify(body) : undefined, credentials: 'include' })
+  }
+  const token = storedToken()
+  let res = await send(token)
+  // The access token lives 15 minutes: renew it once through the refresh cookie and try again.
+  if (res.status === 401 && token && !NO_RENEWAL.has(url)) {
+    const renewed = await renewSession(token)
+    if (renewed) res = await send(renewed)
+  }
   if (!res.ok) {
     let message = `${res.status} ${res.statusText}`
     let code: string | undefined

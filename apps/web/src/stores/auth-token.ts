@@ -1,5 +1,6 @@
 import { create } from 'zustand'
 import { AUTH_TOKEN_KEY } from '../lib/api-client'
+import { isExpired, onRenewedToken, renewSession } from '../lib/session-renewal'
 
 interface AuthTokenState {
   token: string | null
@@ -30,3 +31,9 @@ export const useAuthToken = create<AuthTokenState>()((set) => ({
     set({ token: null })
   },
 }))
+
+onRenewedToken((token) => (token ? useAuthToken.getState().setToken(token) : useAuthToken.getState().clearToken()))
+
+// A token stored by an earlier visit has likely expired: renew it at start rather than on the first 401.
+const atStart = useAuthToken.getState().token
+if (atStart && isExpired(atStart)) void renewSession(atStart)

@@ -10,7 +10,8 @@ export const SAVED_ADDRESSES_KEY = '/api/auth/addresses'
 
 export const login = (body: LoginBody) => apiJson<AuthResponse>('POST', '/api/auth/login', body)
 export const register = (body: RegisterBody) => apiJson<AuthResponse>('POST', '/api/auth/register', body)
-export const deleteAccount = () => apiRequest('DELETE', '/api/auth/account')
+/** Asks for the account's password (403 `wrong_password` when it is not). */
+export const deleteAccount = (password: string) => apiRequest('DELETE', '/api/auth/account', { password })
 /** Answers a fresh token: the old one (and every other session's) stops working. */
 export const changePassword = (body: ChangePasswordBody) => apiJson<AuthResponse>('POST', '/api/auth/password', body)
 export const signOutEverywhere = () => apiRequest('POST', '/api/auth/sign-out-everywhere')
@@ -35,6 +36,8 @@ export function useSession() {
   )
 
   const signOut = useCallback(async () => {
+    // Ends this browser's session on the server too (its refresh cookie is httpOnly: only the server can clear it).
+    await apiRequest('POST', '/api/auth/sign-out').catch(() => undefined)
     clearToken()
     // Every cached answer may belong to the account: drop them all.
     await mutate(() => true, undefined, { revalidate: false })

@@ -57,7 +57,10 @@ async function fill(user: ReturnType<typeof userEvent.setup>, field: HTMLElement
 function signedIn() {
   localStorage.setItem(AUTH_TOKEN_KEY, 'tok')
   useAuthToken.setState({ token: 'tok' })
-  server.use(http.get('/api/auth/me', () => HttpResponse.json({ user: user1 })))
+  server.use(
+    http.get('/api/auth/me', () => HttpResponse.json({ user: user1 })),
+    http.post('/api/auth/sign-out', () => HttpResponse.json({ success: true, message: 'You have been signed out.' })),
+  )
 }
 
 describe('AccountDialog', () => {
@@ -144,38 +147,60 @@ describe('AccountDialog', () => {
     expect(useCurrentAddress.getState()).toMatchObject({ email: 'box1@tempbox.test', expiresAt: Date.parse(expiresAt) })
   })
 
-  it('signs out: token removed, Logged Out', async () => {
+  it('signs out: the server ends the session, token removed, Logged Out', async () => {
     signedIn()
-    server.use(http.get('/api/auth/addresses', () => HttpResponse.json({ addresses: [] })))
+    let ended = 0
+    server.use(
+      http.get('/api/auth/addresses', () => HttpResponse.json({ addresses: [] })),
+      http.post('/api/auth/sign-out', () => {
+        ended++
+        return HttpResponse.json({ success: true })
+      }),
+    )
     const user = renderDialog()
     await user.click(await screen.findByRole('button', { name: 'Account' }))
     await user.click(await screen.findByRole('button', { name: 'Sign Out' }))
     await expectToast('Logged Out')
+    expect(ended).toBe(1)
     expect(localStorage.getItem(AUTH_TOKEN_KEY)).toBeNull()
     expect(await screen.findByRole('button', { name: 'Sign In' })).toBeInTheDocument()
   })
 
-  it('deletes only after the browser confirmation, then says Account Deleted', async () => {
+  it('deletes only with the password and after the browser confirmation, then says Account Deleted', async () => {
     signedIn()
-    let deletes = 0
+    const sent: unknown[] = []
     server.use(
       http.get('/api/auth/addresses', () => HttpResponse.json({ addresses: [] })),
-      http.delete('/api/auth/account', () => {
-        deletes++
+      http.delete('/api/auth/account', async ({ request }) => {
+        const body = (await request.json()) as { password: string }
+        sent.push(body)
+        if (body.password !== 'secret-pass') {
+          return HttpResponse.json({ error: 'The password is not correct: the account was not deleted.', code: 'wrong_password' }, { status: 403 })
+        }
         return HttpResponse.json({ success: true })
       }),
+      http.post('/api/auth/sign-out', () => HttpResponse.json({ success: true })),
     )
-    const confirm = vi.spyOn(window, 'confirm').mockReturnValueOnce(false).mockReturnValueOnce(true)
+    const confirm = vi.spyOn(window, 'confirm').mockReturnValueOnce(false).mockReturnValue(true)
     const user = renderDialog()
     await user.click(await screen.findByRole('button', { name: 'Account' }))
     await user.click(await screen.findByRole('button', { name: 'Delete Account' }))
+    expect(await screen.findByText('Enter your password to delete the account.')).toBeInTheDocument()
+    expect(confirm).not.toHaveBeenCalled()
+    await user.type(screen.getByLabelText('Your password'), 'wrong-pass')
+    await user.click(screen.getByRole('button', { name: 'Delete Account' }))
     expect(confirm).toHaveBeenCalledWith('Are you sure you want to delete your account? This action cannot be undone.')
-    expect(deletes).toBe(0)
+    expect(sent).toEqual([])
+    await user.click(screen.getByRole('button', { name: 'Delete Account' }))
+    expect(await screen.findByRole('alert')).toHaveTextContent('The password is not correct: the account was not deleted.')
+    expect(localStorage.getItem(AUTH_TOKEN_KEY)).toBe('tok')
+    await user.clear(screen.getByLabelText('Your password'))
+    await user.type(screen.getByLabelText('Your password'), 'secret-pass')
     await user.click(screen.getByRole('button', { name: 'Delete Account' }))
     await expectToast('Your account and all associated data has been deleted.')
-    expect(deletes).toBe(1)
+    expect(sent).toEqual([{ password: 'wrong-pass' }, { password: 'secret-pass' }])
     expect(localStorage.getItem(AUTH_TOKEN_KEY)).toBeNull()
-  })
+  }, 20_000)
 
   it('changes the password: checks the fields first, shows a wrong current password, then stores the fresh token', async () => {
     signedIn()

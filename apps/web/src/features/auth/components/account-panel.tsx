@@ -1,9 +1,10 @@
 import type { PublicUser } from '@tempbox/types'
-import { Badge, Button, useToast } from '@tempbox/ui'
+import { Badge, Button, Input, Label, useToast } from '@tempbox/ui'
 import { Inbox, KeyRound, LogOut, MonitorSmartphone, Trash2 } from 'lucide-react'
-import { useState } from 'react'
+import { useState, type FormEvent } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useNavigate } from 'react-router'
+import { ApiError } from '../../../lib/api-client'
 import { useCurrentAddress } from '../../../stores/current-address'
 import { deleteAccount, signOutEverywhere, useSavedAddresses, useSession } from '../api/auth'
 import { ChangePasswordForm } from './change-password-form'
@@ -18,6 +19,8 @@ export function AccountPanel({ user, onDone, onOpenInbox }: { user: PublicUser; 
   const setAddress = useCurrentAddress((s) => s.setAddress)
   const saved = useSavedAddresses(true)
   const [deleting, setDeleting] = useState(false)
+  const [deletePassword, setDeletePassword] = useState('')
+  const [deleteProblem, setDeleteProblem] = useState<string | null>(null)
   const [changingPassword, setChangingPassword] = useState(false)
   const [endingSessions, setEndingSessions] = useState(false)
 
@@ -41,18 +44,23 @@ export function AccountPanel({ user, onDone, onOpenInbox }: { user: PublicUser; 
     }
   }
 
-  async function handleDelete() {
+  async function handleDelete(event: FormEvent) {
+    event.preventDefault()
+    if (!deletePassword) return setDeleteProblem(t('danger.passwordRequired'))
+    setDeleteProblem(null)
     if (!window.confirm(t('deleteConfirm'))) return
     setDeleting(true)
     try {
-      await deleteAccount()
+      await deleteAccount(deletePassword)
       // Its saved addresses are gone with it, here too.
       for (const a of saved.data?.addresses ?? []) useCurrentAddress.getState().forget(a.email)
       await signOut()
       toast({ title: t('toast.accountDeleted'), description: t('toast.accountDeletedText') })
       onDone()
     } catch (err) {
-      toast({ variant: 'destructive', title: t('toast.deleteFailed'), description: (err as Error).message || t('toast.deleteFailedText') })
+      const message = err instanceof ApiError && err.code === 'wrong_password' ? t('danger.wrongPassword') : (err as Error).message || t('toast.deleteFailedText')
+      if (err instanceof ApiError && err.code === 'wrong_password') setDeleteProblem(message)
+      toast({ variant: 'destructive', title: t('toast.deleteFailed'), description: message })
     } finally {
       setDeleting(false)
     }
@@ -126,14 +134,33 @@ export function AccountPanel({ user, onDone, onOpenInbox }: { user: PublicUser; 
           {t('signOutEverywhere')}
         </Button>
       </div>
-      <section aria-labelledby="danger-zone-title" className="space-y-2 rounded-md border border-red-300 p-3 dark:border-red-800">
+      {/* noValidate: our own messages, in the reader's language, instead of the browser's. */}
+      <form
+        onSubmit={handleDelete}
+        noValidate
+        aria-labelledby="danger-zone-title"
+        className="space-y-2 rounded-md border border-red-300 p-3 dark:border-red-800"
+      >
         <h3 id="danger-zone-title" className="text-sm font-semibold text-red-800 dark:text-red-300">{t('danger.title')}</h3>
         <p className="text-sm text-slate-600 dark:text-slate-400">{t('danger.text')}</p>
-        <Button variant="destructive" className="w-full" onClick={handleDelete} disabled={deleting}>
+        <div className="space-y-2">
+          <Label htmlFor="delete-password">{t('danger.password')}</Label>
+          <Input
+            id="delete-password"
+            type="password"
+            autoComplete="current-password"
+            value={deletePassword}
+            aria-invalid={deleteProblem ? true : undefined}
+            aria-describedby={deleteProblem ? 'delete-password-problem' : undefined}
+            onChange={(e) => setDeletePassword(e.target.value)}
+          />
+          {deleteProblem && <p id="delete-password-problem" role="alert" className="text-sm text-red-700 dark:text-red-300">{deleteProblem}</p>}
+        </div>
+        <Button type="submit" variant="destructive" className="w-full" disabled={deleting}>
           <Trash2 aria-hidden />
           {deleting ? t('deleting') : t('deleteAccount')}
         </Button>
-      </section>
+      </form>
     </div>
   )
 }
