@@ -149,6 +149,7 @@ describe('accounts, owner setup and analytics in the browser', () => {
       expect(confirm.message()).toBe('Are you sure you want to delete your account? This action cannot be undone.')
       void confirm.accept()
     })
+    await dialog.getByLabel('Your password').fill('secret-pass-2')
     await dialog.getByRole('button', { name: 'Delete Account' }).click()
     await toast(page, 'Your account and all associated data has been deleted.').waitFor()
     for (const address of [first, second]) {

@@ -32,7 +32,7 @@ describe('accounts over the real processes', () => {
     const saved = await call<{ addresses: { email: string }[] }>('GET', '/api/auth/addresses', undefined, auth.token)
     expect(saved.body.addresses.map((a) => a.email)).toEqual([gen.email])
 
-    expect((await call('DELETE', '/api/auth/account', undefined, auth.token)).status).toBe(200)
+    expect((await call('DELETE', '/api/auth/account', { password: 'secret-pass' }, auth.token)).status).toBe(200)
     expect((await call('GET', `/api/email/${gen.email}`)).status).toBe(404)
     expect((await call('GET', '/api/auth/me', undefined, auth.token)).status).toBe(401)
     expect((await call('POST', '/api/auth/login', { email: 'saver@example.com', password: 'secret-pass' })).status).toBe(401)
