@@ -1,4 +1,5 @@
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client'
+import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client'
+import { RequestDurations } from './request-durations.js'
 
 /**
  * Outcome of one webhook delivery attempt. Deliveries never queued (a cap reached) are not attempts: the enqueue
@@ -9,7 +10,8 @@ export type WebhookOutcome = 'delivered' | 'failed_attempt' | 'gave_up' | 'refus
 /** What one API process counts for operators; with API_PROCESSES > 1 the primary adds up its workers' (cluster/). */
 export interface ApiMetrics {
   registry: Registry
-  httpSeconds: Histogram<'method' | 'route' | 'status'>
+  /** Request durations by method, route pattern and status class. */
+  httpSeconds: RequestDurations
   sseClients: Gauge
   webhookDeliveries: Counter<'outcome'>
 }
@@ -66,15 +68,11 @@ export function createApiMetrics(gauges: DatabaseGauges): ApiMetrics {
       this.inc((await gauges.webhookQueue()).dropped)
     },
   })
+  const httpSeconds = new RequestDurations()
+  registry.registerMetric(httpSeconds.asMetric())
   return {
     registry,
-    httpSeconds: new Histogram({
-      name: 'tempbox_http_request_duration_seconds',
-      help: 'HTTP requests by method, route pattern (never the URL: it may hold an address) and status class',
-      labelNames: ['method', 'route', 'status'],
-      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10],
-      registers: [registry],
-    }),
+    httpSeconds,
     sseClients: new Gauge({ name: 'tempbox_sse_clients', help: 'Open Server-Sent Events streams', registers: [registry] }),
     webhookDeliveries: new Counter({
       name: 'tempbox_webhook_deliveries_total',

@@ -1,4 +1,5 @@
 import fp from 'fastify-plugin'
+import type { onResponseHookHandler } from 'fastify'
 import { INGEST_SERVICE, lastHeartbeat } from '@tempbox/db'
 import { createApiMetrics, type ApiMetrics } from '../metrics/api-metrics.js'
 import { countActiveInboxes } from '../repositories/inbox-repository.js'
@@ -22,11 +23,19 @@ export default fp(
       ingestHeartbeat: async () => (await lastHeartbeat(app.db, INGEST_SERVICE))?.beatAt ?? null,
     })
     app.decorate('metrics', metrics)
-    app.addHook('onResponse', async (request, reply) => {
-      metrics.httpSeconds.observe(
-        { method: request.method, route: request.routeOptions.url ?? 'unmatched', status: `${Math.floor(reply.statusCode / 100)}xx` },
-        reply.elapsedTime / 1000,
-      )
+    // Each route finds its series once, here; its answers only add to them (no label work per request).
+    app.addHook('onRoute', (route) => {
+      const series = metrics.httpSeconds.route(route.url)
+      const observe: onResponseHookHandler = (request, reply, done) => {
+        series.observe(request.method, reply.statusCode, reply.elapsedTime / 1000)
+        done()
+      }
+      route.onResponse = [...(Array.isArray(route.onResponse) ? route.onResponse : route.onResponse ? [route.onResponse] : []), observe]
+    })
+    const unmatched = metrics.httpSeconds.route('unmatched')
+    app.addHook('onResponse', (request, reply, done) => {
+      if (request.is404) unmatched.observe(request.method, reply.statusCode, reply.elapsedTime / 1000)
+      done()
     })
   },
   { name: 'metrics', dependencies: ['db'] },
