@@ -42,3 +42,42 @@ describe('mail-ingest on SIGTERM', () => {
     }
   })
 })
+
+describe('mail-ingest on SIGTERM with a session stuck mid-DATA', () => {
+  let short: Stack
+  beforeAll(async () => {
+    short = await startStack({ env: { SMTP_CLOSE_TIMEOUT_MS: '500' } })
+  })
+  afterAll(async () => {
+    await short?.stop()
+  })
+
+  it('answers 421 at the deadline and closes, exits 0, and stores nothing of the cut-off message', async () => {
+    const { email } = (await (await fetch(`${short.apiUrl}/api/email/generate`, { method: 'POST' })).json()) as { email: string }
+    const session = rawSession(short.smtpPort)
+    expect(await session.reply()).toMatch(/^220 /)
+    expect(await session.command('EHLO test.local')).toMatch(/^250 /)
+    expect(await session.command('MAIL FROM:<a@example.test>')).toMatch(/^250 /)
+    expect(await session.command(`RCPT TO:<${email}>`)).toMatch(/^250 /)
+    expect(await session.command('DATA')).toMatch(/^354 /)
+    // Never finished: no final dot.
+    session.socket.write('Subject: cut off by a shutdown\r\n\r\nhalf a message\r\n')
+
+    const exited = new Promise<number | null>((resolve) => short.ingest.child.once('exit', (code) => resolve(code)))
+    short.ingest.child.kill('SIGTERM')
+    expect(await session.reply()).toMatch(/^421 /)
+    await session.closed
+    expect(await exited).toBe(0)
+
+    const listing = (await (await fetch(`${short.apiUrl}/api/email/${email}`)).json()) as { messages: unknown[] }
+    expect(listing.messages).toEqual([])
+    const { db } = createDb({ path: short.dbPath })
+    try {
+      const inbox = await db.selectFrom('inbox').select('id').where('address', '=', email).executeTakeFirstOrThrow()
+      expect(await db.selectFrom('message').select('id').where('inbox_id', '=', inbox.id).execute()).toEqual([])
+      expect(await db.selectFrom('message').select('id').where('subject', '=', 'cut off by a shutdown').execute()).toEqual([])
+    } finally {
+      await db.destroy()
+    }
+  })
+})

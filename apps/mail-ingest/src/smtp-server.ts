@@ -48,7 +48,8 @@ export function createSmtpServer({ storage, config, clock = Date.now }: { storag
     disableReverseLookup: true,
     maxClients: config.maxClients,
     socketTimeout: config.socketTimeoutMs,
-    closeTimeout: config.closeTimeoutMs,
+    // smtp-server reads 0 as "its 30 s default"; Node runs a 0 ms timer after 1 ms anyway, so 1 is "at once".
+    closeTimeout: Math.max(config.closeTimeoutMs, 1),
     logger: false,
     // A client over its share is refused before any SMTP command: counted here, as no later handler sees it.
     onConnect: (session, callback) =>

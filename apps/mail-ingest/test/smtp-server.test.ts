@@ -488,3 +488,62 @@ describe('slow clients', () => {
     }
   })
 })
+
+describe('closing with a session stuck mid-DATA', () => {
+  /** A server of its own (the suite's keeps running) and a session that sent DATA and some bytes, never the final dot. */
+  async function stuckSession(closeTimeoutMs: string) {
+    const config = loadConfig({ SMTP_PORT: '0', DATABASE_PATH: dbPath, MAIL_DOMAINS: DOMAIN, SMTP_CLOSE_TIMEOUT_MS: closeTimeoutMs, SMTP_PARSE_WORKERS: '0' })
+    const server = createSmtpServer({ storage, config })
+    const to = await createInbox(`stuck-${closeTimeoutMs}`)
+    const session = rawSession(await server.listen())
+    expect(await session.reply()).toMatch(/^220 /)
+    expect(await session.command('EHLO test.local')).toMatch(/^250 /)
+    expect(await session.command('MAIL FROM:<a@example.test>')).toMatch(/^250 /)
+    expect(await session.command(`RCPT TO:<${to}>`)).toMatch(/^250 /)
+    expect(await session.command('DATA')).toMatch(/^354 /)
+    session.socket.write('Subject: stuck\r\n\r\nhalf a message\r\n')
+    return { server, session, to }
+  }
+
+  /** Lets the sockets' I/O run: fake timers stop at the clock, real I/O needs turns of the event loop. */
+  async function ioTurns(): Promise<void> {
+    for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve))
+  }
+
+  it('keeps the session through SMTP_CLOSE_TIMEOUT_MS, answers 421 at the deadline, closes it and stores nothing', async () => {
+    const { server, session, to } = await stuckSession('500')
+    // The deadline's timer runs on a faked clock, so the test can stand one millisecond either side of it.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
+    let closing: Promise<void>
+    try {
+      closing = server.close()
+      await vi.advanceTimersByTimeAsync(499)
+      await ioTurns()
+      expect(session.lines.at(-1)).toMatch(/^354 /)
+      expect(session.socket.destroyed).toBe(false)
+      await vi.advanceTimersByTimeAsync(1)
+      expect(await session.reply()).toMatch(/^421 /)
+    } finally {
+      vi.useRealTimers()
+    }
+    await session.closed
+    await closing
+    expect(await messagesOf(to)).toEqual([])
+  })
+
+  it('closes it at once when SMTP_CLOSE_TIMEOUT_MS=0 (smtp-server alone would wait its 30 s default)', async () => {
+    const { server, session, to } = await stuckSession('0')
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
+    let closing: Promise<void>
+    try {
+      closing = server.close()
+      await vi.advanceTimersByTimeAsync(1)
+      expect(await session.reply()).toMatch(/^421 /)
+    } finally {
+      vi.useRealTimers()
+    }
+    await session.closed
+    await closing
+    expect(await messagesOf(to)).toEqual([])
+  })
+})
