@@ -55,21 +55,21 @@ export function limitGuesses(app: FastifyInstance, options: GuessLimitOptions): 
     return JSON.stringify({ error: message.replace('{seconds}', String(seconds)), code: 'rate_limited' })
   }
 
-  app.addHook('preHandler', async (request, reply) => {
-    if (blockedUntil.size === 0 || !appliesTo(request)) return
+  // Not async: a client that is not blocked and gets no error answer (every poll) costs a size and a status check.
+  app.addHook('preHandler', (request, reply, done) => {
+    if (blockedUntil.size === 0 || !appliesTo(request)) return done()
     const key = clientKey(request.ip)
     const until = blockedUntil.get(key)
-    if (until === undefined) return
+    if (until === undefined) return done()
     const now = Date.now()
     if (until <= now) {
       blockedUntil.delete(key)
-      return
+      return done()
     }
-    return reply.send(refuse(reply, until - now))
+    reply.send(refuse(reply, until - now))
   })
 
-  app.addHook('onSend', async (request, reply, payload) => {
-    if (reply.statusCode < 400 || reply.statusCode === 429 || !isMiss(request, reply, errorCode(payload))) return payload
+  const countMiss = async (request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> => {
     const key = clientKey(request.ip)
     const now = Date.now()
     const waitMs = await app.globalState.missLimits.miss(scope, key, now)
@@ -81,6 +81,11 @@ export function limitGuesses(app: FastifyInstance, options: GuessLimitOptions): 
     blockedUntil.set(key, now + waitMs)
     reply.removeHeader('content-length')
     return refuse(reply, waitMs)
+  }
+
+  app.addHook('onSend', (request, reply, payload, done) => {
+    if (reply.statusCode < 400 || reply.statusCode === 429 || !isMiss(request, reply, errorCode(payload))) return done(null, payload)
+    countMiss(request, reply, payload).then((sent) => done(null, sent), (err: Error) => done(err))
   })
 }
 
