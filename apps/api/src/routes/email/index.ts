@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { FastifyReply, FastifyRequest } from 'fastify'
 import { Type } from 'typebox'
 import { DomainsResponse, ErrorBody, GenerateEmailBody, GenerateEmailResponse, InboxQuery, InboxResponse, SuccessResponse } from '@tempbox/types'
 import { AddressParams, addressErrors } from './schemas.js'
@@ -9,6 +10,7 @@ import { INBOX_GUESSES, limitGuesses } from '../../plugins/guess-limit.js'
 import webhookRoutes from './webhook.js'
 import lifetimeRoutes from './lifetime.js'
 import { parseSearch } from '../../services/messages/search-query.js'
+import type { Listing } from '../../services/inboxes/inbox-listing.js'
 
 /** The temporary-email API. Thin: rules live in InboxService. */
 const emailRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -66,22 +68,31 @@ const emailRoutes: FastifyPluginAsyncTypebox = async (app) => {
       // The access log line per poll is the main per-request cost once the listing is cached.
       logLevel: 'warn',
     },
-    async (request, reply) => {
-      const inbox = await inboxes.getInbox(request.params.address)
+    (request, reply) => {
       const { limit, before, q } = request.query
-      const conditions = q === undefined ? [] : parseSearch(q)
-      const listing = await inboxes.page(inbox, limit, before === undefined ? null : Number(before), conditions)
-      // no-cache (not no-store): the browser keeps the answer but asks each time, with If-None-Match.
-      reply.header('Cache-Control', 'no-cache, private').header('Vary', 'Accept-Encoding').header('ETag', listing.etag)
-      // No body, so no Content-Length or type either: some clients would wait for the bytes they announce.
-      if (listing.matches(request.headers['if-none-match'])) return reply.status(304).send(undefined as never)
-      const { body, encoding } = listing.encode(request.headers['accept-encoding'])
-      reply.type('application/json; charset=utf-8')
-      if (encoding) reply.header('Content-Encoding', encoding)
-      // Prepared bytes: the cached listing is sent as is, never serialized again.
-      return reply.send(body as never)
+      // A poll of a cached page is answered in this turn: no await between finding the page and comparing its tag.
+      const cached = inboxes.cachedFirstPage(request.params.address, limit, before, q)
+      if (cached) return void sendListing(request, reply, cached)
+      return (async () => {
+        const inbox = await inboxes.getInbox(request.params.address)
+        const conditions = q === undefined ? [] : parseSearch(q)
+        sendListing(request, reply, await inboxes.page(inbox, limit, before === undefined ? null : Number(before), conditions))
+        return reply
+      })()
     },
   )
+
+  function sendListing(request: FastifyRequest, reply: FastifyReply, listing: Listing): void {
+    // no-cache (not no-store): the browser keeps the answer but asks each time, with If-None-Match.
+    reply.header('Cache-Control', 'no-cache, private').header('Vary', 'Accept-Encoding').header('ETag', listing.etag)
+    // No body, so no Content-Length or type either: some clients would wait for the bytes they announce.
+    if (listing.matches(request.headers['if-none-match'])) return void reply.status(304).send()
+    const { body, encoding } = listing.encode(request.headers['accept-encoding'])
+    reply.type('application/json; charset=utf-8')
+    if (encoding) reply.header('Content-Encoding', encoding)
+    // Prepared bytes: the cached listing is sent as is, never serialized again.
+    reply.send(body)
+  }
 
   app.delete(
     '/email/:address',

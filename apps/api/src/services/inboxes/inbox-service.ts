@@ -326,6 +326,18 @@ export class InboxService {
   }
 
   /**
+   * The cached first page of a live inbox, found without waiting (no read under way, no commit unheard), else null:
+   * the poll's fast path, whose 304 then only compares tags. `getInbox` and `page` answer every other case.
+   */
+  cachedFirstPage(rawAddress: string, limit: number | undefined, before: string | undefined, q: string | undefined): Listing | null {
+    if (before !== undefined || q !== undefined || (limit !== undefined && limit !== DEFAULT_INBOX_PAGE)) return null
+    if (!this.watcher.upToDate()) return null
+    const inbox = this.inboxByAddress.get(parseAddress(rawAddress).address)
+    if (!inbox || inbox.expires_at <= Date.now()) return null
+    return this.firstPages.get(inbox.id) ?? null
+  }
+
+  /**
    * One page of the inbox, newest first, as prepared bytes (compressed forms made on first request). `before` is a
    * message id: the page holds only older messages. The default first page (what polls ask for) is cached.
    */

@@ -169,6 +169,22 @@ export class MailWatcher {
    */
   sync(): Promise<void> {
     if (!this.changed()) return this.running ?? Promise.resolve()
+    return this.startRead()
+  }
+
+  /**
+   * True when nothing was committed since the last check and no read is under way: caches may answer now, without
+   * waiting a turn. Otherwise the read starts (as `sync()` starts it) and false says to wait for it with `sync()`.
+   */
+  upToDate(): boolean {
+    if (this.running) return false
+    if (!this.changed()) return true
+    // Its failure reaches whoever awaits it through sync(); this caller only needed to know.
+    this.startRead().catch(() => undefined)
+    return false
+  }
+
+  private startRead(): Promise<void> {
     this.commitHandlers.forEach((h) => h())
     const previous = this.running ?? Promise.resolve()
     const next: Promise<void> = previous
