@@ -1,6 +1,7 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions, type RawReplyDefaultExpression, type RawRequestDefaultExpression, type RawServerDefault } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { AccessLog } from './access-log.js'
+import { lazyChildLogger } from './lazy-child-logger.js'
 import { storageConfig, type Config } from './config.js'
 import { engineOf } from '@tempbox/db'
 import { localGlobalState, NO_PEERS, type GlobalState } from './global-state.js'
@@ -54,6 +55,7 @@ export async function buildApp(config: Config, globalState?: GlobalState): Promi
       serializers: config.isProduction ? { req: (req) => ({ method: req.method, url: redactUrl(req.url) }) } : undefined,
     },
     logController: new AccessLog(config.logRequests),
+    childLoggerFactory: lazyChildLogger,
     // Fastify accepts a hop count at runtime though its types omit it.
     trustProxy: config.trustProxy as FastifyServerOptions['trustProxy'],
     bodyLimit: 64 * 1024,

@@ -11,10 +11,16 @@ function logOf(env: Record<string, string>): string {
     app.get('/api/test-failure', async () => {
       throw new Error('a failure worth logging')
     })
+    app.get('/api/test-quiet', { logLevel: 'warn' }, async (request) => {
+      request.log.info('below this route level')
+      request.log.warn('at this route level')
+      return {}
+    })
     await app.inject({ method: 'GET', url: '/api/health' })
     await app.inject({ method: 'GET', url: '/api/test-failure' })
     await app.inject({ method: 'GET', url: '/api/config' })
     await app.inject({ method: 'GET', url: '/api/no-such-route' })
+    await app.inject({ method: 'GET', url: '/api/test-quiet' })
     app.log.info('the end')
     await app.close()
   `
@@ -30,6 +36,11 @@ describe('access log', () => {
     expect(log).toContain('a failure worth logging')
     expect(log).not.toContain('incoming request')
     expect(log).not.toContain('/api/health')
+    // A request's lines still name it, and a route's own level still decides (the child logger is made on demand).
+    const line = (text: string) => JSON.parse(log.split('\n').find((l) => l.includes(text))!) as { reqId?: string; level: number }
+    expect(line('a failure worth logging').reqId).toMatch(/^req-/)
+    expect(line('at this route level')).toMatchObject({ level: 40, reqId: expect.stringMatching(/^req-/) })
+    expect(log).not.toContain('below this route level')
   }, 60_000)
 
   it('writes the request lines with LOG_REQUESTS=true', () => {
@@ -37,5 +48,6 @@ describe('access log', () => {
     expect(log).toContain('incoming request')
     expect(log).toContain('request completed')
     expect(log).toContain('"url":"/api/health"')
+    expect(log).toMatch(/"reqId":"req-[^"]+"[^\n]*"msg":"incoming request"/)
   }, 60_000)
 })
