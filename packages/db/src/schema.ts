@@ -227,6 +227,19 @@ export interface WebhookQueueTable {
   max_pending_per_inbox: number
 }
 
+/** An address once handed out, by its HMAC (issued-addresses.ts): it is not issued again before `block_until`. */
+export interface IssuedAddressTable {
+  hash: Buffer
+  issued_at: Millis
+  block_until: Millis
+}
+
+/** The one row (id 1) holding the HMAC secret of `issued_address`, made by its migration. */
+export interface IssuedAddressKeyTable {
+  id: number
+  secret: Buffer
+}
+
 export interface Database {
   inbox: InboxTable
   message: MessageTable
@@ -246,6 +259,8 @@ export interface Database {
   webhook: WebhookTable
   webhook_delivery: WebhookDeliveryTable
   webhook_queue: WebhookQueueTable
+  issued_address: IssuedAddressTable
+  issued_address_key: IssuedAddressKeyTable
 }
 
 export type InboxRow = Selectable<InboxTable>

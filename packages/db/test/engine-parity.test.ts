@@ -63,11 +63,11 @@ async function sqliteSchema(db: Db): Promise<Schema> {
 
 /**
  * Tables only PostgreSQL has, on purpose: the state several API nodes share (per-client address limits, fixed-window
- * counters, the visitor salt of the day; migration 2026_11_24_004001). On SQLite one host serves and that state lives
+ * counters, the visitor salt of the day; migration 2026_11_24_004001; the SMTP guess window, 2026_11_28_000202). On SQLite one host serves and that state lives
  * in the API's memory (its cluster primary's with several processes), so there is nothing to compare them with.
  * Listed by name, so any other table on one engine only still fails.
  */
-const POSTGRES_ONLY_TABLES = ['address_limit_client', 'address_limit_slot', 'window_counter', 'visitor_salt']
+const POSTGRES_ONLY_TABLES = ['address_limit_client', 'address_limit_slot', 'window_counter', 'visitor_salt', 'smtp_guess_client']
 
 /** Drops what belongs to a PostgreSQL-only table from a schema line (`table.column …`, `table primary key …`). */
 const onBothEngines = (line: string) => !POSTGRES_ONLY_TABLES.includes(line.split(/[ .]/, 1)[0]!)

@@ -18,6 +18,7 @@ import * as m1201 from './2026_11_24_001201_message_text_head.js'
 import * as m2101 from './2026_11_24_002101_message_text_head_table.js'
 import * as m0301 from './2026_11_24_000301_burn_after_use.js'
 import * as m281301 from './2026_11_28_000301_auth_sessions.js'
+import * as m280201 from './2026_11_28_000201_issued_addresses.js'
 
 /**
  * Migrations are listed statically (not read from disk) so they survive bundling into each app.
@@ -44,6 +45,7 @@ const SQLITE_MIGRATIONS: Record<string, Migration> = {
   '2026_11_24_002101_message_text_head_table': m2101,
   '2026_11_24_000301_burn_after_use': m0301,
   '2026_11_28_000301_auth_sessions': m281301,
+  '2026_11_28_000201_issued_addresses': m280201,
 }
 
 const PROVIDERS: Record<'sqlite' | 'postgres', MigrationProvider> = {

@@ -8,6 +8,8 @@ import * as m4001 from './2026_11_24_004001_shared_service_state.js'
 import * as m6001 from './2026_11_24_006001_change_notifications.js'
 import * as m11001 from './2026_11_25_001001_ingest_statement_triggers.js'
 import * as m281301 from '../2026_11_28_000301_auth_sessions.js'
+import * as m280201 from './2026_11_28_000201_issued_addresses.js'
+import * as m280202 from './2026_11_28_000202_smtp_guess_window.js'
 
 /**
  * PostgreSQL's migrations (see ../index.ts). The baseline is SQLite's schema as of 2026_11_24_001201; later changes
@@ -31,4 +33,8 @@ export const POSTGRES_MIGRATIONS: Record<string, Migration> = {
   '2026_11_25_001001_ingest_statement_triggers': m11001,
   // Plain SQL that reads the same on both engines.
   '2026_11_28_000301_auth_sessions': m281301,
+  // Its own file: bytea where SQLite has blob.
+  '2026_11_28_000201_issued_addresses': m280201,
+  // PostgreSQL only: the SMTP guess window several ingest nodes share (one ingest keeps it in memory on SQLite).
+  '2026_11_28_000202_smtp_guess_window': m280202,
 }
