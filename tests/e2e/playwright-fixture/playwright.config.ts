@@ -10,5 +10,5 @@ export default defineConfig({
   timeout: 60_000,
   outputDir: process.env.PW_OUTPUT_DIR,
   reporter: [['json', { outputFile: process.env.PW_JSON_REPORT }]],
-  use: { headless: true, launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS } },
+  use: { baseURL: process.env.SIGNUP_URL, headless: true, launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS } },
 })
