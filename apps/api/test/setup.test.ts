@@ -44,7 +44,7 @@ describe('owner setup', () => {
     await start()
     const owner = await signUp(app)
     expect((await promote(owner.token, owner.email)).statusCode).toBe(200)
-    expect((await app.inject({ method: 'DELETE', url: '/api/auth/account', headers: bearer(owner.token) })).statusCode).toBe(200)
+    expect((await app.inject({ method: 'DELETE', url: '/api/auth/account', headers: bearer(owner.token), payload: { password: 'secret-pass' } })).statusCode).toBe(200)
 
     expect(await setupStatus()).toEqual({ open: false })
     const attacker = await signUp(app)
