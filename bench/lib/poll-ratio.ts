@@ -115,7 +115,7 @@ export async function measurePollRatio(options: { benchDir: string; apiUrl: stri
       row.apiCpuUs = (apiCpuMs * 1000) / apiRequests
       rows.push(row)
       log(
-        `[inbox-poll] ${answer}: api ${row.api.map((v) => v.toFixed(0)).join(', ')} req/s; bare node:http ${row.bare.map((v) => v.toFixed(0)).join(', ')} req/s; ratio ${row.ratio.toFixed(2)}; api ${row.apiBytes} bytes/answer, bare ${row.bareBytes}; api CPU ${row.apiCpuUs.toFixed(0)} µs/answer`,
+        `[inbox-poll] ${answer}: api ${row.api.map((v) => v.toFixed(0)).join(', ')} req/s; bare node:http ${row.bare.map((v) => v.toFixed(0)).join(', ')} req/s; ratio ${row.ratio.toFixed(3)}; api ${row.apiBytes} bytes/answer, bare ${row.bareBytes}; api CPU ${row.apiCpuUs.toFixed(0)} µs/answer`,
       )
     }
   } finally {
