@@ -32,7 +32,20 @@ describe('views derived once (messages stored without them, as by an older versi
     const { messages } = (await list()).json() as { messages: { preview: string; verification: { codes: string[] } }[] }
     expect(messages[0]).toMatchObject({ preview: 'Your verification code is 482913', verification: { codes: ['482913'] } })
     const after = await selectMessagesWithContent(app.db).select(['derived_version', 'preview', 'codes', 'safe_html']).where('message.id', '=', id).executeTakeFirstOrThrow()
-    expect(after).toEqual({ derived_version: 1, preview: 'Your verification code is 482913', codes: '["482913"]', safe_html: '<p>Your verification code is <b>482913</b></p>' })
+    expect(after).toMatchObject({ derived_version: 2, preview: 'Your verification code is 482913', safe_html: '<p>Your verification code is <b>482913</b></p>' })
+    expect(JSON.parse(after.codes)).toEqual([
+      { code: '482913', source: 'Your verification code is 482913', reason: 'labelled', label: 'verification code', position: 26 },
+    ])
+  })
+
+  it('derives again a message whose codes were stored without where they came from (version 1)', async () => {
+    const id = await deliver(app, address, { subject: 'Sign in', text: 'Hello.\nYour OTP: 4821\nThanks' })
+    await app.db.updateTable('message_content').set({ derived_version: 1, codes: '["4821"]' }).execute()
+    const { messages } = (await list()).json() as { messages: { id: string; verification: { codes: string[]; codeDetails: unknown[] } }[] }
+    expect(messages.find((m) => m.id === String(id))!.verification).toMatchObject({
+      codes: ['4821'],
+      codeDetails: [{ code: '4821', source: 'Your OTP: 4821', reason: 'labelled', label: 'OTP', position: 17 }],
+    })
   })
 
   it('lists and shows a message whose view cannot be stored, and logs that once', async () => {

@@ -64,6 +64,7 @@ describe('GET /api/email/{address}', () => {
     const { messages } = (await list(address)).json() as { messages: { verification: unknown }[] }
     expect(messages[0]!.verification).toEqual({
       codes: ['482913'],
+      codeDetails: [{ code: '482913', source: 'Your verification code is 482913.', reason: 'labelled', label: 'verification code', position: 26 }],
       links: [{ url: 'https://app.example.com/verify?token=abc&u=1', label: 'Verify email' }],
     })
   })

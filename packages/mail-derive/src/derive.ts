@@ -1,16 +1,16 @@
-import type { VerificationLink } from '@tempbox/types'
+import type { CodeDetail, VerificationLink } from '@tempbox/types'
 import { scanHtml, type HtmlScan } from './html-scan.js'
 import { tidy } from './html-text.js'
 import { DEFAULT_DERIVE_LIMITS, type DeriveLimits } from './limits.js'
 import { previewOf } from './preview.js'
 import { sanitizeMailHtml } from './sanitize-html.js'
-import { extractCodes, extractLinks } from './verification.js'
+import { extractCodeDetails, extractLinks } from './verification.js'
 
 /**
  * Bumped whenever what deriveMessage produces changes: rows derived by an older version are derived again on their
  * next read (the API stores the new result).
  */
-export const DERIVED_VERSION = 1
+export const DERIVED_VERSION = 2
 
 /** Why a message's HTML is not shown: the reader gets its text and a note to download the .eml instead. */
 export type HtmlWithheld = 'too_large' | 'unrenderable'
@@ -30,7 +30,8 @@ export interface DerivedMessage {
   preview: string
   /** Text rendering of the HTML, for a message without a (non-blank) text part; null otherwise. */
   htmlText: string | null
-  codes: string[]
+  /** The codes with where each came from (stored as such: a reader takes `codes` from them). */
+  codes: CodeDetail[]
   links: VerificationLink[]
   /** Sanitized HTML whose attachment references are placeholders (resolveAttachmentRefs); null when none is shown. */
   safeHtml: string | null
@@ -71,7 +72,7 @@ export function deriveMessage(input: DeriveInput, limits: DeriveLimits = DEFAULT
   const scan = html ? attempt('html scan', { ...empty, tooDeep: true }, () => scanHtml(html, scanLimits, text === null)) : empty
   const htmlText = text === null && html ? attempt('html text', '', () => tidy(scan.text)) : null
   const content = text ?? htmlText ?? ''
-  const codes = attempt('codes', [] as string[], () => extractCodes(input.subject, content, limits))
+  const codes = attempt('codes', [] as CodeDetail[], () => extractCodeDetails(input.subject, content, limits))
   const links = attempt('links', [] as VerificationLink[], () => extractLinks(scan.anchors, content, limits))
   const preview = attempt('preview', '', () => previewOf(content, limits.previewChars))
 

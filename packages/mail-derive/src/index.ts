@@ -1,7 +1,7 @@
 export { DEFAULT_DERIVE_LIMITS, type DeriveLimits } from './limits.js'
 export { DERIVED_VERSION, deriveMessage, resolveAttachmentRefs, stripAngles, type DeriveInput, type DerivedMessage, type HtmlWithheld } from './derive.js'
 export { deriveParsed, type ParsedForView } from './parsed-view.js'
-export { extractCodes, extractLinks, extractVerification } from './verification.js'
+export { extractCodeDetails, extractCodes, extractLinks, extractVerification } from './verification.js'
 export { htmlToText } from './html-text.js'
 export { previewOf } from './preview.js'
 export { sanitizeMailHtml, type SanitizeContext, type SanitizedHtml } from './sanitize-html.js'

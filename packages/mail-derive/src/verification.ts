@@ -1,4 +1,4 @@
-import type { Verification, VerificationLink } from '@tempbox/types'
+import { CODE_SOURCE_CHARS, type CodeDetail, type Verification, type VerificationLink } from '@tempbox/types'
 import { decodeBasicEntities } from './entities.js'
 import { scanHtml, type Anchor } from './html-scan.js'
 import { DEFAULT_DERIVE_LIMITS, type DeriveLimits } from './limits.js'
@@ -25,13 +25,15 @@ const CODE_WORD_RE = new RegExp(CODE_WORDS.map(escapeRe).sort((a, b) => b.length
 /** Words that make a nearby number something else than a code. */
 const NOT_CODE_BEFORE =
   /(order|invoice|receipt|ticket|case|reference|ref\.?|tracking|account|acct|customer|member|booking|confirmation number|no\.|nr\.?|number|#|phone|tel\.?|call|fax|mobile|zip|postal|suite|room|flight|seat|id:|pedido|commande|bestellung|rechnung|заказ|订单|注文|\bat|\bby|\buntil|\bbefore|\bafter|\bsince)\s*[:#]?\s*$/i
+const STREET_AFTER = /^\s+(\p{Lu}\p{L}+\s+){1,2}(St|Street|Ave|Avenue|Rd|Road|Blvd|Boulevard|Dr|Drive|Ln|Lane|Way|Ct|Court|Pl|Place)\b/u
 const CURRENCY = /[$€£¥₹₽₩₺฿]|\b(usd|eur|gbp|jpy|inr|rub|cad|aud|chf)\b/i
 
 /**
- * Candidate codes: 4–8 digits (optionally split once by a space or dash), or 6–8 upper-case letters mixed with digits.
+ * Candidate codes: 4–8 digits (optionally split once by a space or dash), or 6–8 upper-case letters mixed with digits,
+ * standing as a word: not inside a domain ("123456.com"), a URL's query ("id=2828") or encoded junk ("!SDD9ZN?").
  * The look-aheads are bounded ({0,7}): unbounded ones would rescan a long run of capitals from each of its positions.
  */
-const CANDIDATE_RE = /(?<![\p{L}\p{N}\-/.:,$€£¥#+])(\d{3,4}[ -]\d{3,4}|\d{4,8}|(?=[A-Z0-9]{0,7}\d)(?=[A-Z0-9]{0,7}[A-Z])[A-Z0-9]{6,8})(?![\p{L}\p{N}/%]|[.,:]\d|-\d)/gu
+const CANDIDATE_RE = /(?<![\p{L}\p{N}\-/.:,$€£¥#+=@_&!?%;~^|\\])(\d{3,4}[ -]\d{3,4}|\d{4,8}|(?=[A-Z0-9]{0,7}\d)(?=[A-Z0-9]{0,7}[A-Z])[A-Z0-9]{6,8})(?![\p{L}\p{N}/%=@_&~^|\\]|[.,:]\d|-\d|\.\p{L}|[?!;]\S)/gu
 
 /** How far (characters) a code may be from its announcing word. */
 const WINDOW = 80
@@ -43,20 +45,36 @@ const MAX_KEYWORDS = 200
 const MAX_CANDIDATES = 200
 
 interface Scored {
-  code: string
+  detail: CodeDetail
   score: number
   at: number
+  /** Whether `detail` was read in the text (its sentence explains more than the subject's). */
+  inText: boolean
+}
+
+interface Keyword {
+  at: number
+  end: number
+  word: string
 }
 
 /** Extracts one-time codes from the subject and text of a message (their first few kilobytes), most likely first. */
 export function extractCodes(subject: string, text: string, limits: DeriveLimits = DEFAULT_DERIVE_LIMITS): string[] {
+  return extractCodeDetails(subject, text, limits).map((d) => d.code)
+}
+
+/**
+ * The codes of extractCodes, each with the sentence it came from, the word that announced it and its place. A code
+ * found in both subject and text ranks by its better place but is explained by the text, where `position` points.
+ */
+export function extractCodeDetails(subject: string, text: string, limits: DeriveLimits = DEFAULT_DERIVE_LIMITS): CodeDetail[] {
   const found = new Map<string, Scored>()
   const sources = [subject.slice(0, limits.subjectScanChars), text.slice(0, limits.codeScanChars)]
   sources.forEach((src, sourceIndex) => {
     if (!src) return
-    const keywordAt: number[] = []
+    const keywords: Keyword[] = []
     for (const m of src.matchAll(CODE_WORD_RE)) {
-      if (keywordAt.length >= MAX_KEYWORDS) break
+      if (keywords.length >= MAX_KEYWORDS) break
       const word = m[0].toLowerCase()
       // Latin-script words must stand alone ("pin" not in "spinning", "code" not in "barcode").
       const latin = /^[a-z0-9 -]+$/.test(word)
@@ -67,38 +85,106 @@ export function extractCodes(subject: string, text: string, limits: DeriveLimits
         // Compounds like "PIN-pad" or "code-review" name things, not codes.
         if (/^-\p{L}/u.test(src.slice(m.index + m[0].length, m.index + m[0].length + 2))) continue
       }
-      keywordAt.push(m.index)
+      keywords.push({ at: m.index, end: m.index + m[0].length, word: m[0] })
     }
-    if (keywordAt.length === 0) return
+    if (keywords.length === 0) return
     let candidates = 0
     for (const m of src.matchAll(CANDIDATE_RE)) {
       if (++candidates > MAX_CANDIDATES) break
       const raw = m[0]
       const at = m.index
-      const distance = nearestDistance(keywordAt, at)
+      const nearest = nearestKeyword(keywords, at)
+      const distance = Math.abs(keywords[nearest]!.at - at)
       if (distance > WINDOW) continue
       if (!plausibleCode(src, raw, at)) continue
       const code = raw.replace(/[ -]/g, '')
       const score = distance + sourceIndex * 5 + (/[A-Z]/.test(code) ? 10 : 0)
+      const inText = sourceIndex === 1
       const prev = found.get(code)
-      if (!prev || prev.score > score) found.set(code, { code, score, at: sourceIndex * 1e6 + at })
+      const better = !prev || prev.score > score
+      if (!better && (prev.inText || !inText)) continue
+      const detail = better && prev?.inText && !inText ? prev.detail : explain(src, code, at, raw.length, keywords, nearest)
+      found.set(code, {
+        detail,
+        score: better ? score : prev!.score,
+        at: better ? sourceIndex * 1e6 + at : prev!.at,
+        inText: inText || (prev?.inText ?? false),
+      })
     }
   })
-  return [...found.values()].sort((a, b) => a.score - b.score || a.at - b.at).slice(0, 3).map((s) => s.code)
+  return [...found.values()].sort((a, b) => a.score - b.score || a.at - b.at).slice(0, 3).map((s) => s.detail)
 }
 
-/** Distance from `at` to the nearest of `sorted` (ascending positions): a binary search, not a scan of all of them. */
-function nearestDistance(sorted: number[], at: number): number {
+/** Index in `sorted` (by position) of the keyword nearest `at`: a binary search, not a scan of all of them. */
+function nearestKeyword(sorted: Keyword[], at: number): number {
   let lo = 0
   let hi = sorted.length
   while (lo < hi) {
     const mid = (lo + hi) >>> 1
-    if (sorted[mid]! < at) lo = mid + 1
+    if (sorted[mid]!.at < at) lo = mid + 1
     else hi = mid
   }
-  const after = lo < sorted.length ? sorted[lo]! - at : Infinity
-  const before = lo > 0 ? at - sorted[lo - 1]! : Infinity
-  return Math.min(after, before)
+  if (lo === 0) return 0
+  if (lo === sorted.length) return lo - 1
+  return sorted[lo]!.at - at < at - sorted[lo - 1]!.at ? lo : lo - 1
+}
+
+/** Between a label and its code: separators and the few words that join them ("is", "lautet", "es", "est"…). */
+const LABEL_GAP = /^[\s:：=\-–—>»"'“”*]*((is|are|was|lautet|ist|es|est|è|é|er|är|je|jest|to|это|هو|là|adalah)[\s:：]+)?[\s:：=\-–—>»"'“”*]*$/iu
+
+function explain(src: string, code: string, at: number, length: number, keywords: Keyword[], nearest: number): CodeDetail {
+  // A word right before the code labels it even when another one stands nearer ("Bestätigungscode: 605118\nDer Code").
+  const before = nearest > 0 && keywords[nearest]!.at > at ? nearest - 1 : nearest
+  if (before !== nearest && keywords[before]!.end <= at && LABEL_GAP.test(src.slice(keywords[before]!.end, at))) nearest = before
+  let k = nearest
+  // The label as the reader sees it: "verification code", not only its last word.
+  let labelStart = keywords[k]!.at
+  while (k > 0 && keywords[k - 1]!.end < labelStart && /^[ \t]$/.test(src.slice(keywords[k - 1]!.end, labelStart))) {
+    k--
+    labelStart = keywords[k]!.at
+  }
+  const keyword = keywords[nearest]!
+  const label = src.slice(labelStart, keyword.end)
+  const labelled = keyword.end <= at && LABEL_GAP.test(src.slice(keyword.end, at))
+  return {
+    code,
+    source: sentenceAround(src, at, at + length),
+    reason: labelled ? 'labelled' : /^\d+$/.test(code) ? 'digits_only' : 'mixed',
+    label,
+    position: at,
+  }
+}
+
+/** Sentence ends: a line end, or sentence punctuation followed by a blank (or a CJK full stop). */
+const SENTENCE_END = /\n|[.!?](?=\s)|[。！？]/g
+
+/** The trimmed sentence holding src[from, to); a code alone on its line is read with the line that introduces it. */
+function sentenceAround(src: string, from: number, to: number): string {
+  const window = src.slice(Math.max(0, from - 400), Math.min(src.length, to + 400))
+  const offset = Math.max(0, from - 400)
+  let start = 0
+  let previousStart = 0
+  let end = window.length
+  for (const m of window.matchAll(SENTENCE_END)) {
+    const cut = m.index + m[0].length
+    if (m.index < from - offset) {
+      if (window.slice(start, m.index).trim() !== '') previousStart = start
+      start = cut
+    } else if (m.index >= to - offset) {
+      end = m[0] === '\n' ? m.index : cut
+      break
+    }
+  }
+  let sentence = window.slice(start, end).trim()
+  if (sentence.replace(/[\s*"'“”]/g, '').length <= to - from && start > 0) sentence = window.slice(previousStart, end).replace(/\s+/g, ' ').trim()
+  return clip(sentence.replace(/\s+/g, ' '), from - offset - start, CODE_SOURCE_CHARS)
+}
+
+/** At most `max` characters of `sentence`, cut around the code (at `codeAt`) when it is longer. */
+function clip(sentence: string, codeAt: number, max: number): string {
+  if (sentence.length <= max) return sentence
+  const begin = Math.min(Math.max(0, codeAt - Math.floor(max / 2)), sentence.length - max)
+  return sentence.slice(begin, begin + max).trim()
 }
 
 function plausibleCode(src: string, raw: string, at: number): boolean {
@@ -112,6 +198,12 @@ function plausibleCode(src: string, raw: string, at: number): boolean {
   if (/\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s*\d{0,2},?\s*$/i.test(before)) return false
   // Phone numbers: a leading "+", "(0xx)" or more digit groups around it.
   if (/(\+|\(\d{1,4}\)|\d[ -])\s*$/.test(before) || /^[ -]\d{2,}/.test(after)) return false
+  // Inside a URL: "go.microsoft.com/fwlink/?LinkId=532972" (its own words may sit near the number).
+  const token = before.slice(before.search(/\S*$/))
+  if (/:\/\/|^www\./i.test(token)) return false
+  // Addresses: a street number ("1200 Market St"), a ZIP after its state ("CA 94103") or before its city ("10115 Berlin").
+  if (STREET_AFTER.test(after + src.slice(at + raw.length + 12, at + raw.length + 30))) return false
+  if (/,\s*[A-Z]{2}\s+$/.test(before) || (/,\s*$/.test(before) && /^ \p{Lu}\p{Ll}{2,}/u.test(after))) return false
   // Times and units: "1200 pm", "2048 MB", "1500 km".
   if (/^\s*(am|pm|h|hrs?|min|mins|ms|kb|mb|gb|tb|km|m|kg|g|lbs?|px|%|st|nd|rd|th)\b/i.test(after)) return false
   return true
@@ -191,7 +283,8 @@ function labelFor(pathAndQuery: string): string {
 /** Codes and links of a message; `html` is read through one tokenizer pass over its first part. */
 export function extractVerification(subject: string, text: string, html: string | null, limits: DeriveLimits = DEFAULT_DERIVE_LIMITS): Verification {
   const anchors = html ? scanHtml(html, limits).anchors : []
-  return { codes: extractCodes(subject, text, limits), links: extractLinks(anchors, text, limits) }
+  const codeDetails = extractCodeDetails(subject, text, limits)
+  return { codes: codeDetails.map((d) => d.code), codeDetails, links: extractLinks(anchors, text, limits) }
 }
 
 function escapeRe(s: string): string {

@@ -137,7 +137,7 @@ describe('extractVerification', () => {
   }
   for (const m of WITHOUT) {
     it(`finds nothing in: ${m.name}`, () => {
-      expect(extractVerification(m.subject, contentOf(m), m.html ?? null)).toEqual({ codes: [], links: [] })
+      expect(extractVerification(m.subject, contentOf(m), m.html ?? null)).toEqual({ codes: [], codeDetails: [], links: [] })
     })
   }
 })
@@ -147,6 +147,6 @@ describe('extractVerification edge cases', () => {
     expect(extractVerification('Welcome', 'Use this one-time code to sign in: 804215', null).codes).toEqual(['804215'])
   })
   it('ignores a message with no text at all', () => {
-    expect(extractVerification('', '', null)).toEqual({ codes: [], links: [] })
+    expect(extractVerification('', '', null)).toEqual({ codes: [], codeDetails: [], links: [] })
   })
 })

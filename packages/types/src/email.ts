@@ -1,6 +1,7 @@
 import { Type, type Static } from 'typebox'
 import { MessageAuth } from './message-auth.js'
 import { BurnFields, BurnMode } from './burn.js'
+import { CodeDetail } from './codes.js'
 
 /** A chosen name shorter than this is refused: short names are the first ones others guess. */
 export const MIN_CHOSEN_LOCAL_PART_LENGTH = 6
@@ -31,6 +32,7 @@ export type VerificationLink = Static<typeof VerificationLink>
 
 export const Verification = Type.Object({
   codes: Type.Array(Type.String(), { description: 'One-time codes, most likely first.' }),
+  codeDetails: Type.Array(CodeDetail, { description: 'Where each of `codes` came from and why it was taken: same order and length.' }),
   links: Type.Array(VerificationLink, { description: 'Verification, confirmation, sign-in or magic links.' }),
 })
 export type Verification = Static<typeof Verification>

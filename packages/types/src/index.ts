@@ -1,5 +1,6 @@
 export * from './errors.js'
 export * from './email.js'
+export * from './codes.js'
 export * from './message-auth.js'
 export * from './ip.js'
 export * from './links.js'

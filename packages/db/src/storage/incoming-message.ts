@@ -27,7 +27,8 @@ export interface IncomingMessage {
     version: number
     preview: string
     htmlText: string | null
-    codes: string[]
+    /** Each code with where it came from (mail-derive's CodeDetail); older rows hold bare strings. */
+    codes: unknown[]
     links: unknown[]
     safeHtml: string | null
     hasRemoteContent: boolean

@@ -5,6 +5,7 @@ import { DomainsResponse, ErrorBody, GenerateEmailBody, GenerateEmailResponse, I
 import { AddressParams, addressErrors } from './schemas.js'
 import messageRoutes from './messages.js'
 import liveRoutes from './live.js'
+import codeRoutes from './code.js'
 import frameRoutes from './frame.js'
 import { INBOX_GUESSES, limitGuesses } from '../../plugins/guess-limit.js'
 import webhookRoutes from './webhook.js'
@@ -113,6 +114,7 @@ const emailRoutes: FastifyPluginAsyncTypebox = async (app) => {
   await app.register(messageRoutes)
   await app.register(frameRoutes)
   await app.register(liveRoutes)
+  await app.register(codeRoutes)
   await app.register(webhookRoutes)
   await app.register(lifetimeRoutes)
 }

@@ -1,4 +1,4 @@
-import type { AttachmentInfo, FullMessage, MailAddress, MessageSummary, Verification, VerificationLink } from '@tempbox/types'
+import type { AttachmentInfo, CodeDetail, FullMessage, MailAddress, MessageSummary, Verification, VerificationLink } from '@tempbox/types'
 import { resolveAttachmentRefs, stripAngles, type HtmlWithheld } from '@tempbox/mail-derive'
 import { LIST_TEXT_CHARS, VIEW_SUBJECT_CHARS, type ListRow, type MessageSummaryRow, type ViewHeader, type ViewText } from '../../repositories/message-repository.js'
 import type { AttachmentMetaRow } from '../../repositories/attachment-repository.js'
@@ -29,7 +29,7 @@ export function buildSummary(row: ListRow): MessageSummary {
  * nothing derived. The inbox still lists it, and the .eml download still works.
  */
 export function fallbackSummary(row: ListRow): MessageSummary {
-  return { ...listHeader(row), preview: '', hasHtml: false, verification: { codes: [], links: [] } }
+  return { ...listHeader(row), preview: '', hasHtml: false, verification: { codes: [], codeDetails: [], links: [] } }
 }
 
 /** A whole row in the shape the listing reads (the event stream and long poll have whole rows). */
@@ -73,13 +73,31 @@ function isoTime(ms: number | null): string | null {
 }
 
 function storedVerification(row: Pick<MessageSummaryRow, 'codes' | 'links'>): Verification {
-  const codes = parseJsonArray(row.codes).filter((c): c is string => typeof c === 'string')
+  const codeDetails = parseJsonArray(row.codes).flatMap(storedCode)
   const links = parseJsonArray(row.links).flatMap((l): VerificationLink[] =>
     l && typeof l === 'object' && typeof (l as VerificationLink).url === 'string' && typeof (l as VerificationLink).label === 'string'
       ? [{ url: (l as VerificationLink).url, label: (l as VerificationLink).label }]
       : [],
   )
-  return { codes, links }
+  return { codes: codeDetails.map((d) => d.code), codeDetails, links }
+}
+
+/**
+ * One stored code: a CodeDetail, or a bare string from a row derived before details were kept (its next read derives
+ * it again, see isDerived; this covers the read in between, e.g. a webhook payload).
+ */
+function storedCode(value: unknown): CodeDetail[] {
+  if (typeof value === 'string') return [{ code: value, source: '', reason: 'digits_only', label: null, position: 0 }]
+  if (!value || typeof value !== 'object') return []
+  const c = value as Partial<CodeDetail>
+  if (typeof c.code !== 'string') return []
+  return [{
+    code: c.code,
+    source: typeof c.source === 'string' ? c.source : '',
+    reason: c.reason === 'labelled' || c.reason === 'mixed' ? c.reason : 'digits_only',
+    label: typeof c.label === 'string' ? c.label : null,
+    position: typeof c.position === 'number' && Number.isSafeInteger(c.position) && c.position >= 0 ? c.position : 0,
+  }]
 }
 
 function parseJsonArray(json: string): unknown[] {

@@ -13,7 +13,7 @@ export function inboxMessage(overrides: Partial<MessageSummary> = {}): MessageSu
     size: 1234,
     hasHtml: false,
     attachmentCount: 0,
-    verification: { codes: [], links: [] },
+    verification: { codes: [], codeDetails: [], links: [] },
     read: false,
     ...overrides,
   }
@@ -43,7 +43,7 @@ export function fullMessage(overrides: Partial<FullMessage> = {}): FullMessage {
       { name: 'Subject', value: base.subject },
     ],
     attachments: [],
-    verification: { codes: [], links: [] },
+    verification: { codes: [], codeDetails: [], links: [] },
     ...overrides,
   }
 }

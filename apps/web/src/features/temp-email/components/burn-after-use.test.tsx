@@ -44,7 +44,7 @@ describe('addresses that burn after use', () => {
       http.patch('/api/email/:address/messages/:id', ({ params }) => HttpResponse.json({ id: String(params.id), read: true, unread: 0, burned: true })),
     )
     emailState.messages = [inboxMessage({ id: '7', subject: 'Your sign-in code' })]
-    emailState.details.set('7', fullMessage({ id: '7', subject: 'Your sign-in code', content: 'Your code is 482913', verification: { codes: ['482913'], links: [] } }))
+    emailState.details.set('7', fullMessage({ id: '7', subject: 'Your sign-in code', content: 'Your code is 482913', verification: { codes: ['482913'], codeDetails: [], links: [] } }))
     const user = userEvent.setup()
     renderTool()
 

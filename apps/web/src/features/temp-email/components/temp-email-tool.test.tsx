@@ -329,13 +329,21 @@ describe('inbox', () => {
   it('shows a code and a verification link with one-click copy and open', async () => {
     withAddress()
     emailState.messages = [
-      inboxMessage({ verification: { codes: ['482913'], links: [{ url: 'https://example.com/verify?t=1', label: 'Verify your email' }] } }),
+      inboxMessage({
+        verification: {
+          codes: ['482913'],
+          codeDetails: [{ code: '482913', source: 'Your code is 482913.', reason: 'labelled', label: 'code', position: 13 }],
+          links: [{ url: 'https://example.com/verify?t=1', label: 'Verify your email' }],
+        },
+      }),
     ]
     const user = renderTool()
     const link = await screen.findByRole('link', { name: /Verify your email/ })
     expect(link).toHaveAttribute('href', 'https://example.com/verify?t=1')
     expect(link).toHaveAttribute('target', '_blank')
     expect(link).toHaveAttribute('rel', 'noopener noreferrer')
+    // The chip's tooltip is the sentence the code came from.
+    expect(screen.getByRole('button', { name: 'Copy code 482913' })).toHaveAttribute('title', 'Your code is 482913.')
     await user.click(screen.getByRole('button', { name: 'Copy code 482913' }))
     await expectToast('Copied')
     expect(await navigator.clipboard.readText()).toBe('482913')

@@ -9,8 +9,16 @@ export function VerificationActions({ verification, onCopy }: { verification: Ve
   if (verification.codes.length === 0 && verification.links.length === 0) return null
   return (
     <div className="flex flex-wrap items-center gap-2 px-3 pb-3 sm:px-4">
-      {verification.codes.slice(0, 2).map((code) => (
-        <button key={code} type="button" onClick={() => onCopy(code)} className={smallButton} aria-label={t('copyCode', { code })}>
+      {verification.codes.slice(0, 2).map((code, i) => (
+        // The title is the sender's sentence the code came from, so a wrong pick shows itself before it is pasted.
+        <button
+          key={code}
+          type="button"
+          onClick={() => onCopy(code)}
+          className={smallButton}
+          aria-label={t('copyCode', { code })}
+          title={verification.codeDetails?.[i]?.source || undefined}
+        >
           <span className="text-slate-500 dark:text-slate-400">{t('code')}</span>
           <span className="font-mono text-sm font-semibold tracking-wider">{code}</span>
           <Copy className="h-3 w-3" aria-hidden />

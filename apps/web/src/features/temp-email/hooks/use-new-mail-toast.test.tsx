@@ -26,7 +26,7 @@ afterEach(() => vi.unstubAllGlobals())
 const scrollInbox = (isIntersecting: boolean) => observers.forEach((notifyOf) => notifyOf([{ isIntersecting }]))
 const old = inboxMessage({ id: '1', sender: 'Old <old@example.com>', receivedAt: new Date(Date.now() - 3_600_000).toISOString() })
 const fresh = (id: string, codes: string[] = []) =>
-  inboxMessage({ id, sender: 'Acme Billing <billing@acme.example>', subject: 'Your code', receivedAt: new Date(Date.now() + 1_000).toISOString(), verification: { codes, links: [] } })
+  inboxMessage({ id, sender: 'Acme Billing <billing@acme.example>', subject: 'Your code', receivedAt: new Date(Date.now() + 1_000).toISOString(), verification: { codes, codeDetails: [], links: [] } })
 
 function setUp(initial: MessageSummary[] | undefined) {
   const notify = vi.fn()
