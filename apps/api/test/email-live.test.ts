@@ -20,7 +20,7 @@ describe('GET /api/email/{address}/wait', () => {
     const address = await generate(app)
     const res = await wait(address, 'timeout=1')
     expect(res.statusCode).toBe(200)
-    expect(res.headers['cache-control']).toBe('no-store')
+    expect(res.headers['cache-control']).toBe('private, no-store')
     expect(res.json()).toEqual({ message: null, messages: [], timedOut: true })
   })
 

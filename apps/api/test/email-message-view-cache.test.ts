@@ -22,7 +22,7 @@ describe('GET …/messages/{id}: a view read again (kept as bytes by each API pr
     const first = await view(address, id)
     expect(first.statusCode).toBe(200)
     expect(first.headers['content-type']).toBe('application/json; charset=utf-8')
-    expect(first.headers['cache-control']).toBe('no-store')
+    expect(first.headers['cache-control']).toBe('private, no-store')
     expect(first.json()).toMatchObject({ id: String(id), subject: 'Your code', content: 'Your code is 482913', auth: { status: 'checking' } })
     expect((await view(address, id)).body).toBe(first.body)
 

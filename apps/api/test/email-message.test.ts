@@ -133,7 +133,7 @@ describe('GET /api/email/{address}/messages/{id}/frame', () => {
     const res = await frame(id)
     expect(res.statusCode).toBe(200)
     expect(res.headers['content-type']).toBe('text/html; charset=utf-8')
-    expect(res.headers['cache-control']).toBe('no-store')
+    expect(res.headers['cache-control']).toBe('private, no-store')
     expect(res.headers['x-frame-options']).toBe('SAMEORIGIN')
     const folder = `http://tempbox.example/api/email/${encodeURIComponent(address)}/messages/${id}/attachments/`
     expect(res.headers['content-security-policy']).toBe(

@@ -4,6 +4,7 @@ import { buildMailDocument, mailDocumentCsp } from '@tempbox/mail-derive'
 import { AppError } from '../../errors.js'
 import { attachmentUrl } from '../../services/messages/message-view.js'
 import { BinaryBody, MessageParams, addressErrors } from './schemas.js'
+import { INBOX_CONTENT_CACHE } from './content-cache.js'
 
 /** A Host (or forwarded host) fit to be written into a CSP source; anything else gets no attachment source at all. */
 const PLAIN_HOST = /^[A-Za-z0-9.-]{1,253}(?::[0-9]{1,5})?$|^\[[0-9A-Fa-f:.]{2,45}\](?::[0-9]{1,5})?$/
@@ -45,7 +46,7 @@ const frameRoutes: FastifyPluginAsyncTypebox = async (app) => {
         .header('Content-Security-Policy', mailDocumentCsp(attachments, showRemote))
         // The app frames it; nobody else may.
         .header('X-Frame-Options', 'SAMEORIGIN')
-        .header('Cache-Control', 'no-store')
+        .header('Cache-Control', INBOX_CONTENT_CACHE)
         .send(Buffer.from(buildMailDocument(message.html, { showRemote }), 'utf8'))
     },
   )

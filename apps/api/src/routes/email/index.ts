@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify'
 import { Type } from 'typebox'
 import { DomainsResponse, ErrorBody, GenerateEmailBody, GenerateEmailResponse, InboxQuery, InboxResponse, SuccessResponse } from '@tempbox/types'
 import { AddressParams, addressErrors } from './schemas.js'
+import { INBOX_CONTENT_CACHE } from './content-cache.js'
 import messageRoutes from './messages.js'
 import liveRoutes from './live.js'
 import codeRoutes from './code.js'
@@ -61,7 +62,7 @@ const emailRoutes: FastifyPluginAsyncTypebox = async (app) => {
           'Summaries only: the whole message is at `…/messages/{id}`. `q` narrows the listing to matching messages (see ' +
           'the parameter; `total` then counts matches). Page with `limit` and `before` (the `nextBefore` of ' +
           'the previous page). Answers carry an `ETag`; send it back as `If-None-Match` and an unchanged page answers ' +
-          '`304 Not Modified` with no body (browsers do this by themselves: the answer is `Cache-Control: no-cache`).',
+          '`304 Not Modified` with no body. Inbox content is never kept in a cache: `Cache-Control: private, no-store`.',
         params: AddressParams,
         querystring: InboxQuery,
         response: { 200: InboxResponse, 304: Type.Null({ description: 'Not modified since the ETag sent.' }), ...addressErrors },
@@ -84,8 +85,8 @@ const emailRoutes: FastifyPluginAsyncTypebox = async (app) => {
   )
 
   function sendListing(request: FastifyRequest, reply: FastifyReply, listing: Listing): void {
-    // no-cache (not no-store): the browser keeps the answer but asks each time, with If-None-Match.
-    reply.header('Cache-Control', 'no-cache, private').header('Vary', 'Accept-Encoding').header('ETag', listing.etag)
+    // A burned address must leave no subjects in the browser's cache; pollers that keep the ETag still get 304s.
+    reply.header('Cache-Control', INBOX_CONTENT_CACHE).header('Vary', 'Accept-Encoding').header('ETag', listing.etag)
     // No body, so no Content-Length or type either: some clients would wait for the bytes they announce.
     if (listing.matches(request.headers['if-none-match'])) return void reply.status(304).send()
     const { body, encoding } = listing.encode(request.headers['accept-encoding'])

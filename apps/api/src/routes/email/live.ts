@@ -4,6 +4,7 @@ import { WaitQuery, WaitResponse } from '@tempbox/types'
 import type { InboxEvent } from '../../services/messages/mail-watcher.js'
 import type { MessageCondition } from '../../repositories/message-filter.js'
 import { AddressParams, addressErrors } from './schemas.js'
+import { INBOX_CONTENT_CACHE } from './content-cache.js'
 
 /** Reconnect hint for EventSource after a dropped stream. */
 const RETRY_MS = 3_000
@@ -48,7 +49,7 @@ const liveRoutes: FastifyPluginAsyncTypebox = async (app) => {
       res.writeHead(200, {
         ...(reply.getHeaders() as Record<string, string>),
         'Content-Type': 'text/event-stream; charset=utf-8',
-        'Cache-Control': 'no-store, no-transform',
+        'Cache-Control': `${INBOX_CONTENT_CACHE}, no-transform`,
         Connection: 'keep-alive',
         'X-Accel-Buffering': 'no',
       })
@@ -115,7 +116,7 @@ const liveRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const inbox = await inboxes.getInbox(request.params.address)
-      reply.header('Cache-Control', 'no-store')
+      reply.header('Cache-Control', INBOX_CONTENT_CACHE)
       const { from, subject, contains } = request.query
       const count = request.query.count ?? 1
       const conditions: MessageCondition[] = []

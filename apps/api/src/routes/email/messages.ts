@@ -3,6 +3,7 @@ import { Type, type Static } from 'typebox'
 import { ErrorBody, FullMessage, MessageReadBody, MessageReadState } from '@tempbox/types'
 import { attachmentDisposition, emlFilename, safeContentType } from '../../services/messages/content-disposition.js'
 import { AttachmentParams, BinaryBody, MessageParams, addressErrors } from './schemas.js'
+import { INBOX_CONTENT_CACHE } from './content-cache.js'
 
 /** One message: as JSON, as its raw source, its attachments, and deleting it. */
 const messageRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -23,7 +24,7 @@ const messageRoutes: FastifyPluginAsyncTypebox = async (app) => {
       // Bytes made by this route's own serializer (on a miss), so a cached view goes out exactly as a fresh one would.
       // Fastify sends a Buffer as it is; the type provider knows only the object the bytes spell.
       const body = await inboxes.fullMessageJson(inbox, request.params.id, (view) => reply.serialize(view) as string)
-      return reply.header('Cache-Control', 'no-store').type('application/json; charset=utf-8').send(body as unknown as Static<typeof FullMessage>)
+      return reply.header('Cache-Control', INBOX_CONTENT_CACHE).type('application/json; charset=utf-8').send(body as unknown as Static<typeof FullMessage>)
     },
   )
 
@@ -66,7 +67,7 @@ const messageRoutes: FastifyPluginAsyncTypebox = async (app) => {
         .header('Content-Type', 'message/rfc822')
         .header('Content-Disposition', attachmentDisposition(emlFilename(message.subject, message.id)))
         .header('X-Content-Type-Options', 'nosniff')
-        .header('Cache-Control', 'no-store')
+        .header('Cache-Control', INBOX_CONTENT_CACHE)
         .send(message.raw)
     },
   )
@@ -90,7 +91,7 @@ const messageRoutes: FastifyPluginAsyncTypebox = async (app) => {
         .header('X-Content-Type-Options', 'nosniff')
         // Even if a browser ignored the disposition, nothing in the file may run with our origin.
         .header('Content-Security-Policy', "default-src 'none'; sandbox")
-        .header('Cache-Control', 'private, max-age=3600')
+        .header('Cache-Control', INBOX_CONTENT_CACHE)
         .send(file.content)
     },
   )
