@@ -56,6 +56,7 @@ interface Answer {
 /** One request from SOCKET_IP on a fresh connection; `untilFirstChunk` ends streams (SSE) once they have spoken. */
 function call(method: string, path: string, options: { body?: unknown; token?: string; untilFirstChunk?: boolean } = {}): Promise<Answer> {
   const { body, token, untilFirstChunk } = options
+  const payload = body !== undefined ? JSON.stringify(body) : undefined
   return new Promise((resolve, reject) => {
     const req = httpRequest(
       {
@@ -67,7 +68,8 @@ function call(method: string, path: string, options: { body?: unknown; token?: s
         agent: false,
         headers: {
           'x-forwarded-for': CLIENT_IP,
-          ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+          // Node's client sends a DELETE body with neither Content-Length nor chunking unless told its length.
+          ...(payload !== undefined ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } : {}),
           ...(token ? { authorization: `Bearer ${token}` } : {}),
         },
       },
@@ -86,7 +88,7 @@ function call(method: string, path: string, options: { body?: unknown; token?: s
       },
     )
     req.on('error', reject)
-    req.end(body !== undefined ? JSON.stringify(body) : undefined)
+    req.end(payload)
   })
 }
 
