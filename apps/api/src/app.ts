@@ -8,6 +8,7 @@ import { localGlobalState, NO_PEERS, type GlobalState } from './global-state.js'
 import { postgresGlobalState } from './postgres-global-state.js'
 import { clientKey } from '@tempbox/ip'
 import { redactUrl } from './redact-url.js'
+import { fastifyTrustProxy } from './trust-proxy.js'
 import rateLimit from '@fastify/rate-limit'
 import dbPlugin from './plugins/db.js'
 import errorHandler from './plugins/error-handler.js'
@@ -56,8 +57,7 @@ export async function buildApp(config: Config, globalState?: GlobalState): Promi
     },
     logController: new AccessLog(config.logRequests),
     childLoggerFactory: lazyChildLogger,
-    // Fastify accepts a hop count at runtime though its types omit it.
-    trustProxy: config.trustProxy as FastifyServerOptions['trustProxy'],
+    trustProxy: fastifyTrustProxy(config.trustProxy),
     bodyLimit: 64 * 1024,
   }
   const app = Fastify(options).withTypeProvider<TypeBoxTypeProvider>()

@@ -34,8 +34,8 @@ export interface Config {
   listingCacheBytes: number
   /** Message views kept as the bytes a GET sends, per API process (MESSAGE_VIEW_CACHE_MB). */
   messageViewCacheBytes: number
-  /** Trusted proxy setting handed to Fastify's `trustProxy` (false, true, a hop count or a list of addresses/CIDRs). */
-  trustProxy: boolean | number | string
+  /** Trusted proxy setting handed to Fastify's `trustProxy` (false, a hop count or a list of addresses/CIDRs; never true). */
+  trustProxy: false | number | string
   /** Send Strict-Transport-Security: TLS is terminated in front of us, so browsers must never use plain HTTP. */
   hsts: boolean
   /** Load the IP databases in the background at start (production) instead of on the first lookup. */
@@ -165,7 +165,7 @@ export function loadConfig(env: Env = process.env): Config {
     messageViewCacheBytes: int('MESSAGE_VIEW_CACHE_MB', 32, 1) * 1024 * 1024,
     messageTextMaxChars: int('MESSAGE_TEXT_MAX_CHARS', 256 * 1024, 1),
     messageViewMaxAttachments: int('MESSAGE_VIEW_MAX_ATTACHMENTS', 100, 1),
-    trustProxy: parseTrustProxy(env.TRUST_PROXY),
+    trustProxy: parseTrustProxy(env.TRUST_PROXY, problems),
     // In production behind a trusted proxy, TLS is what that proxy is there for; HSTS=false/true overrides.
     hsts: env.HSTS ? env.HSTS === 'true' : isProduction && parseTrustProxy(env.TRUST_PROXY) !== false,
     geoipPreload: env.GEOIP_PRELOAD ? env.GEOIP_PRELOAD === 'true' : isProduction,
@@ -258,9 +258,16 @@ function duration(name: string, raw: string | undefined, fallbackMs: number, pro
   return ms
 }
 
-function parseTrustProxy(raw: string | undefined): boolean | number | string {
+function parseTrustProxy(raw: string | undefined, problems: string[] = []): false | number | string {
   if (!raw || raw === 'false') return false
-  if (raw === 'true') return true
+  // `true` takes the leftmost X-Forwarded-For, which the client writes: every client could pick its own IP.
+  if (raw === 'true') {
+    problems.push(
+      'TRUST_PROXY=true would let every client choose its own IP for every limit. Set the number of proxies in front of the ' +
+        'api (TRUST_PROXY=1 for one) or their addresses (TRUST_PROXY=10.0.0.2 or a CIDR list), or false for none.',
+    )
+    return false
+  }
   if (/^\d+$/.test(raw)) return Number(raw)
   return raw
 }
