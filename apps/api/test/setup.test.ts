@@ -104,7 +104,38 @@ describe('owner setup', () => {
 
     await start({ ...production, SHOW_SETUP_KEY: 'true' })
     expect(await setupStatus()).toEqual({ open: true, secretKey: KEY })
-    expect(await setupKeyNotice(app.db, app.config)).toBeNull()
+    // Shown only to this machine, so the log still has it for everyone else.
+    expect(await setupKeyNotice(app.db, app.config)).toContain(KEY)
+  })
+
+  it('shows the key to no one but a browser on the server’s own machine (HOST=0.0.0.0 hands out nothing)', async () => {
+    await start()
+    const lan = await app.inject({ method: 'GET', url: '/api/auth/setup', remoteAddress: '192.0.2.44' })
+    expect(lan.json()).toEqual({ open: true, keyInLog: true })
+    expect(await setupKeyNotice(app.db, app.config)).toBe(`[setup] Owner setup is open. Sign in at /admin-setup and enter this setup key: ${KEY}`)
+    for (const local of ['127.0.0.1', '127.8.9.10', '::1', '::ffff:127.0.0.1']) {
+      expect((await app.inject({ method: 'GET', url: '/api/auth/setup', remoteAddress: local })).json()).toEqual({ open: true, secretKey: KEY })
+    }
+  })
+
+  it('over HTTP: a forwarded 127.0.0.1 gets nothing, from a client or through a proxy the api was not told to trust', async () => {
+    await start()
+    const base = await app.listen({ host: '127.0.0.1', port: 0 })
+    const status = async (headers: Record<string, string> = {}) => (await fetch(`${base}/api/auth/setup`, { headers })).json()
+    expect(await status()).toEqual({ open: true, secretKey: KEY })
+    // An undeclared proxy on this machine passing a visitor on: the visitor is not local.
+    expect(await status({ 'x-forwarded-for': '198.51.100.7' })).toEqual({ open: true, keyInLog: true })
+    expect(await status({ 'x-real-ip': '198.51.100.7' })).toEqual({ open: true, keyInLog: true })
+    expect(await status({ 'x-forwarded-for': '127.0.0.1' })).toEqual({ open: true, keyInLog: true })
+    await app.close()
+
+    // Behind a trusted proxy the client is the one it forwards; a 127.0.0.1 the client wrote itself stays the client's.
+    await start({ TRUST_PROXY: '1' })
+    const proxied = await app.listen({ host: '127.0.0.1', port: 0 })
+    const through = async (forwarded: string) => (await fetch(`${proxied}/api/auth/setup`, { headers: { 'x-forwarded-for': forwarded } })).json()
+    expect(await through('198.51.100.7')).toEqual({ open: true, keyInLog: true })
+    expect(await through('127.0.0.1, 198.51.100.7')).toEqual({ open: true, keyInLog: true })
+    expect(await through('127.0.0.1')).toEqual({ open: true, secretKey: KEY })
   })
 
   it('is rate-limited per IP: 10 wrong keys, then 429 even for the right one, while another IP is still served', async () => {

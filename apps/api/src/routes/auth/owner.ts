@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { isLoopbackClient } from '../../loopback-client.js'
 import { ChangeRoleBody, ChangeRoleResponse, ErrorBody, PromoteOwnerBody, PromoteOwnerResponse, SetupStatusResponse } from '@tempbox/types'
 
 /** Per IP, in memory only: guesses at the setup key. */
@@ -18,7 +19,8 @@ const ownerRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: SetupStatusResponse },
       },
     },
-    async (_request, reply) => reply.header('Cache-Control', 'no-store').send(await setup.status()),
+    async (request, reply) =>
+      reply.header('Cache-Control', 'no-store').send(await setup.status(isLoopbackClient(request, app.config.trustProxy))),
   )
 
   app.post(

@@ -10,7 +10,8 @@ export const SETUP_CLOSED = 'Setup is complete: this site already has an owner.'
 /**
  * Owner setup (spec §2 /admin-setup), open until the first owner is made and then closed for good (a stored fact,
  * not "no owner right now": deleting the owner's account must not reopen it). While open the page shows the key, as
- * the spec requires, unless `showKey` is off (production): then the operator reads it from the server log.
+ * the spec requires, but only to a browser on the server's own machine and only where `showKey` is on (off in
+ * production): anyone else reads "the key is in the server log", where the api prints it at start.
  */
 export class SetupService {
   constructor(
@@ -23,9 +24,10 @@ export class SetupService {
     return !(await isOwnerSetupDone(this.db))
   }
 
-  async status(): Promise<SetupStatusResponse> {
+  /** `loopback`: the request comes from this machine (see isLoopbackClient), not merely through a proxy on it. */
+  async status(loopback: boolean): Promise<SetupStatusResponse> {
     if (!(await this.isOpen())) return { open: false }
-    return this.showKey ? { open: true, secretKey: this.setupKey } : { open: true, keyInLog: true }
+    return this.showKey && loopback ? { open: true, secretKey: this.setupKey } : { open: true, keyInLog: true }
   }
 
   /** Only the signed-in account can be promoted: a key alone must not make someone else's account owner. */
@@ -59,10 +61,10 @@ function sameKey(given: string, expected: string): boolean {
 }
 
 /**
- * The line to print once at start when setup is open but the page hides the key (production): the operator's only
- * way to read it. Null when there is nothing to print.
+ * The line to print once at start while setup is open: the page shows the key to no one but a browser on this machine,
+ * so for everyone else the log is the only way to read it. Null when there is nothing to print.
  */
-export async function setupKeyNotice(db: Db, config: { adminSetupKey: string; showSetupKey: boolean }): Promise<string | null> {
-  if (config.showSetupKey || (await isOwnerSetupDone(db))) return null
+export async function setupKeyNotice(db: Db, config: { adminSetupKey: string }): Promise<string | null> {
+  if (await isOwnerSetupDone(db)) return null
   return `[setup] Owner setup is open. Sign in at /admin-setup and enter this setup key: ${config.adminSetupKey}`
 }
