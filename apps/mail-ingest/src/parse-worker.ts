@@ -8,6 +8,7 @@ import { parseMessage } from './parse-message.js'
 import { deriveView } from './derive-view.js'
 import type { ParseRequest, PipelineReply, StoreRequest } from './pipeline-messages.js'
 import { asBuffer, movableMemory, signalReady } from './worker-rpc.js'
+import { postBatches } from './post-batches.js'
 
 const { storePort } = workerData as { storePort: MessagePort }
 /** From this length a text is handed to the store worker as bytes (shorter ones cost less to clone than to encode). */
@@ -17,7 +18,9 @@ function asBytesIfLong<T extends string | Buffer | null>(value: T): T | Buffer {
   return typeof value === 'string' && value.length >= TEXT_AS_BYTES_CHARS ? Buffer.from(value) : value
 }
 
-parentPort!.on('message', ({ id, raw, inboxIds, receivedAt, envelope }: ParseRequest) => {
+// Requests come, and parsed messages go on, a turn's worth in one message between threads (post-batches.ts).
+const toStore = postBatches<StoreRequest>((requests, transfer) => storePort.postMessage(requests, transfer))
+const parse = ({ id, raw, inboxIds, receivedAt, envelope }: ParseRequest) => {
   const bytes = asBuffer(raw)
   parseMessage(bytes).then(
     // Split here, in parallel with the other parsers, so only the header block is stored when the body is the text. The
@@ -32,9 +35,10 @@ parentPort!.on('message', ({ id, raw, inboxIds, receivedAt, envelope }: ParseReq
       const html = asBytesIfLong(parsed.html)
       const message = { inboxIds, receivedAt, envelope, source, parsed: { ...parsed, text, html }, derived }
       const bodies = [text, html].filter((b) => Buffer.isBuffer(b))
-      storePort.postMessage({ id, message } satisfies StoreRequest, movableMemory([bytes, ...bodies, ...parsed.attachments.map((a) => a.content)]))
+      toStore.push({ id, message }, movableMemory([bytes, ...bodies, ...parsed.attachments.map((a) => a.content)]))
     },
     (error: unknown) => parentPort!.postMessage({ id, ok: false, error: String(error) } satisfies PipelineReply),
   )
-})
+}
+parentPort!.on('message', (requests: ParseRequest[]) => requests.forEach(parse))
 signalReady()

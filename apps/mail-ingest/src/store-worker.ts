@@ -8,11 +8,14 @@ import { openStorage, refusalKindOf, type StorageConfig, type WriterLimits } fro
 import type { CommitNotice, PipelineReply, StoreRequest } from './pipeline-messages.js'
 import { createMessageStore, walBytesOf } from './store-message.js'
 import { asBuffer, signalReady } from './worker-rpc.js'
+import { postBatches } from './post-batches.js'
 import { sendAuthJobs } from './mail-auth/job.js'
 import { storeVerdictsFrom } from './mail-auth/store-verdicts.js'
 
 /** 16 times SQLite's default WAL size. */
 const SAFETY_CHECKPOINT_BYTES = 64 * 1024 * 1024
+/** Far below the checkpointer's 4 MB and its 200 ms quiet spell. */
+const CHECKPOINT_NOTICE_EVERY_MS = 20
 
 const { database, maxBatchMessages, limits, parserPorts, checkpointPort, authPort } = workerData as {
   database: StorageConfig
@@ -24,11 +27,13 @@ const { database, maxBatchMessages, limits, parserPorts, checkpointPort, authPor
   authPort: MessagePort | null
 }
 const storage = openStorage(database)
+// The checkpointer needs a rough count of bytes, not one message per commit (each post costs this thread a wake-up of it).
+const toCheckpointer = postBatches<number>((bytes) => checkpointPort.postMessage({ bytes: bytes.reduce((a, b) => a + b, 0) } satisfies CommitNotice), CHECKPOINT_NOTICE_EVERY_MS)
 // The checkpoint worker keeps the WAL short; this only steps in should it ever fall far behind.
 const store = createMessageStore(storage.messageWriter(limits, { autocheckpointBytes: SAFETY_CHECKPOINT_BYTES }), {
   maxBatchMessages,
   onCommitted: (messages, contentIds) => {
-    checkpointPort.postMessage({ bytes: messages.reduce((sum, m) => sum + walBytesOf(m), 0) } satisfies CommitNotice)
+    toCheckpointer.push(messages.reduce((sum, m) => sum + walBytesOf(m), 0))
     if (authPort) sendAuthJobs(authPort, messages, contentIds)
   },
 })
@@ -46,7 +51,7 @@ function sendReplies() {
   replies = []
 }
 for (const port of parserPorts) {
-  port.on('message', ({ id, message }: StoreRequest) => {
+  port.on('message', (requests: StoreRequest[]) => requests.forEach(({ id, message }) => {
     const { text, attachments } = message.parsed
     const parsed = {
       ...message.parsed,
@@ -57,6 +62,6 @@ for (const port of parserPorts) {
       () => reply({ id, ok: true }),
       (error: unknown) => reply({ id, ok: false, error: error instanceof Error ? error.message : String(error), refusal: refusalKindOf(error) }),
     )
-  })
+  }))
 }
 signalReady()

@@ -3,28 +3,44 @@ import { fullSource } from '@tempbox/db'
 import type { IncomingMessage } from '../store-message.js'
 import type { AuthJob } from './queue.js'
 import { movableMemory } from '../worker-rpc.js'
+import { postBatches, type PostBatches } from '../post-batches.js'
 
 /**
  * After a commit: hands each message that asked for a check (it carries the SMTP envelope) to the auth worker, with
  * what the check must read of it (authSourceOf).
  */
 export function sendAuthJobs(port: Pick<MessagePort, 'postMessage'>, messages: IncomingMessage[], contentIds: number[]): void {
-  // Called as the batch commits, before the acknowledgements are sent (they follow in promise callbacks): copying the
-  // sources waits for the next turn, so no 250 waits for it.
-  setImmediate(() => postJobs(port, messages, contentIds))
+  let batch = batches.get(port)
+  if (!batch) {
+    batch = postBatches<Committed>((committed) => postJobs(port, committed), AUTH_JOBS_EVERY_MS)
+    batches.set(port, batch)
+  }
+  messages.forEach((message, i) => {
+    if (message.envelope) batch.push({ message, contentId: contentIds[i]! })
+  })
 }
 
-/** A batch's jobs go in one message (one copy of the envelope and one wake-up of the worker per commit, not per mail). */
-function postJobs(port: Pick<MessagePort, 'postMessage'>, messages: IncomingMessage[], contentIds: number[]): void {
+/**
+ * The check is not on the way to any 250, so the jobs of a few milliseconds of commits go in one message: one copy of
+ * the envelopes and one wake-up of the worker per period, not per commit (under load, each post cost the committing
+ * thread more than a message's inserts). Copying the sources waits for then too, so no 250 waits for it.
+ */
+const AUTH_JOBS_EVERY_MS = 10
+interface Committed {
+  message: IncomingMessage
+  contentId: number
+}
+const batches = new WeakMap<object, PostBatches<Committed>>()
+
+function postJobs(port: Pick<MessagePort, 'postMessage'>, committed: Committed[]): void {
   const jobs: AuthJob[] = []
   const moved: ArrayBuffer[] = []
-  messages.forEach((message, i) => {
-    if (!message.envelope) return
+  for (const { message, contentId } of committed) {
     const { bytes, movable } = authSourceOf(message)
-    jobs.push({ contentId: contentIds[i]!, raw: bytes, envelope: message.envelope })
+    jobs.push({ contentId, raw: bytes, envelope: message.envelope! })
     if (movable) moved.push(bytes.buffer as ArrayBuffer)
-  })
-  if (jobs.length > 0) port.postMessage(jobs, moved)
+  }
+  port.postMessage(jobs, moved)
 }
 
 /**
