@@ -1,7 +1,6 @@
 import fp from 'fastify-plugin'
-import cookie from '@fastify/cookie'
 import jwt from '@fastify/jwt'
-import type { FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify'
 import type { UserRow } from '@tempbox/db'
 import { AppError } from '../errors.js'
 import { findUserWithSession } from '../repositories/session-repository.js'
@@ -29,8 +28,15 @@ declare module 'fastify' {
     /** An access token of the session `sessionId`, valid ACCESS_TOKEN_TTL. */
     signToken: (user: Pick<UserRow, 'id' | 'token_version'>, sessionId: string) => string
   }
+  interface FastifyContextConfig {
+    /** Open to guests, but a valid Bearer token, when sent, sets `request.userId` (and `currentUser`, `sessionId`). */
+    optionalSignIn?: boolean
+  }
   interface FastifyRequest {
-    /** The signed-in account when a valid token came with the request, else null (never an error). */
+    /**
+     * The signed-in account when a valid token came with the request, else null (never an error). Set on routes with
+     * `config.optionalSignIn` or an `authenticate` check; null elsewhere.
+     */
     userId: number | null
     currentUser: UserRow | null
     /** The session of the request's valid access token, else null. */
@@ -45,12 +51,11 @@ const REVOKED = 'This session was signed out (password changed or signed out eve
 /**
  * Bearer-token auth. Short-lived tokens carry the account id, its token version and their session; the row and the
  * session are read by primary key on every check, so a promotion, a deleted account, a raised version or a signed-out
- * session takes effect at once. HS256 only (no `alg: none`, no key confusion). Also registers @fastify/cookie for
- * the refresh cookie (routes/auth/refresh-cookie.ts).
+ * session takes effect at once. HS256 only (no `alg: none`, no key confusion). The refresh cookie's plugin is the auth
+ * routes' own (routes/auth/index.ts): no other route reads or sets a cookie.
  */
 export default fp(
   async (app) => {
-    await app.register(cookie)
     await app.register(jwt, {
       secret: app.config.jwtSecret,
       sign: { algorithm: 'HS256', expiresIn: `${Math.round(app.config.accessTokenTtlMs / 1000)}s` },
@@ -80,14 +85,19 @@ export default fp(
       }
     }
 
-    // Optional identity for routes open to guests (e.g. generating an address while signed in saves it). Not async:
-    // a request with no token (every poll) costs one header lookup, no promise.
-    app.addHook('onRequest', (request, _reply, done) => {
+    // Optional identity for the routes open to guests that use it (generating an address while signed in saves it),
+    // and only those: a poll runs no auth hook at all. Not async: no token costs one header lookup, no promise.
+    const optionalSignIn: onRequestHookHandler = (request, _reply, done) => {
       if (!request.headers.authorization) return done()
       userFromToken(request).then((found) => {
         if (typeof found === 'object' && found !== null) signIn(request, found)
         done()
       }, done)
+    }
+    app.addHook('onRoute', (route) => {
+      if (route.config?.optionalSignIn !== true) return
+      const own = Array.isArray(route.onRequest) ? route.onRequest : route.onRequest ? [route.onRequest] : []
+      route.onRequest = [optionalSignIn, ...own]
     })
 
     app.decorate('authenticate', async (request: FastifyRequest) => {

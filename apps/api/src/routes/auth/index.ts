@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify'
+import cookie from '@fastify/cookie'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import {
   AuthResponse,
@@ -26,6 +27,8 @@ const PASSWORD_LIMIT = { max: 10, timeWindow: '15 minutes' }
 
 const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const auth = app.authService
+  // The refresh cookie (Path=/api/auth) is this context's alone: its parse and set hooks run on these routes only.
+  await app.register(cookie)
   // Saving an address answers 404 / 409 / 200 by whether it is live: the same guess as reading it, counted alike.
   const savesAddress = (request: FastifyRequest) => request.method === 'POST' && request.routeOptions.url?.endsWith('/auth/addresses') === true
   limitGuesses(app, {

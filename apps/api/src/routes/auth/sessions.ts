@@ -41,6 +41,8 @@ const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'Sign this browser out: its access token and refresh cookie stop working (other devices stay signed in)',
         response: { 200: SuccessResponse },
       },
+      // Its access token's session ends too, when one comes.
+      config: { optionalSignIn: true },
     },
     async (request, reply) => {
       await sessions.end(request.cookies[REFRESH_COOKIE], request.sessionId)

@@ -34,6 +34,8 @@ const emailRoutes: FastifyPluginAsyncTypebox = async (app) => {
         body: GenerateEmailBody,
         response: { 200: GenerateEmailResponse, 400: ErrorBody, 409: ErrorBody, 429: ErrorBody },
       },
+      // Signed in, the address is saved to the account.
+      config: { optionalSignIn: true },
       // The body is optional: no body means a random name on the default domain.
       preValidation: async (request) => {
         request.body ??= {}

@@ -35,6 +35,7 @@ const lifetimeRoutes: FastifyPluginAsyncTypebox = async (app) => {
         body: ExtendAddressBody,
         response: { 200: AddressLifetime, 401: ErrorBody, 403: ErrorBody, ...addressErrors },
       },
+      config: { optionalSignIn: true },
     },
     async (request) => lifetimes.extend(request.params.address, request.userId ?? undefined, request.body.days),
   )
