@@ -55,6 +55,7 @@ const codeRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
       const code = await new Promise<CodeResult | null>((resolve) => {
         let done = false
+        let timer: NodeJS.Timeout | undefined
         const finish = (result: CodeResult | null) => {
           if (done) return
           done = true
@@ -91,10 +92,12 @@ const codeRoutes: FastifyPluginAsyncTypebox = async (app) => {
           if (event.type === 'message' && event.row.id > since) void check()
           else if (event.type === 'expired') finish(null)
         })
-        const timer = setTimeout(stop, timeoutMs)
         closers.add(stop)
         reply.raw.on('close', stop)
-        void check()
+        // The timeout counts from the first answer of the database: `timeout=0` is one look, never cut short.
+        void check().then(() => {
+          if (!done) timer = setTimeout(stop, timeoutMs)
+        })
       })
       return { code, timedOut: code === null }
     },
