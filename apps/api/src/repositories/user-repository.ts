@@ -70,6 +70,21 @@ export async function promoteFirstOwner(db: Db, userId: number, now: number): Pr
 class MissingUser extends Error {}
 
 /**
+ * The operator's promotion (`pnpm owner:promote`): makes the account an owner whatever setup's state, and records
+ * setup as done, since the site has an owner now. `already` when it was one (nothing changes), `missing` when no such account.
+ */
+export async function promoteOwnerByEmail(db: Db, email: string, now: number): Promise<'promoted' | 'already' | 'missing'> {
+  return db.transaction().execute(async (trx) => {
+    const user = await trx.selectFrom('user').select(['id', 'role']).where('email', '=', email).executeTakeFirst()
+    if (!user) return 'missing' as const
+    await trx.insertInto('site_fact').values({ name: OWNER_SETUP_DONE, created_at: now }).onConflict((oc) => oc.doNothing()).execute()
+    if (user.role === 'owner') return 'already' as const
+    await trx.updateTable('user').set({ role: 'owner' }).where('id', '=', user.id).execute()
+    return 'promoted' as const
+  })
+}
+
+/**
  * Sets an account's role; refuses (`last_owner`) to take the role from the only owner, since setup never reopens to
  * make another. One transaction, so two owners demoting each other at once can't leave none.
  */
