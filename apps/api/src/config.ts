@@ -28,6 +28,8 @@ export interface Config {
   maxGeneratedPerHourPerIp: number
   /** Misses (404) a client may get per minute from inbox routes, and apart from those from short links, before 429. */
   guessLimitPerMinute: number
+  /** Inbox searches (`q`): per client per minute (SEARCH_RATE_LIMIT_PER_MINUTE), and the time one may scan (SEARCH_TIME_BUDGET_MS). */
+  search: { perMinute: number; timeBudgetMs: number }
   /** Gap between `: ping` comments on an open event stream; shorter than the idle timeout of any proxy in front. */
   sseHeartbeatMs: number
   /** Bytes of inbox first pages kept ready to send (per API process). */
@@ -160,6 +162,7 @@ export function loadConfig(env: Env = process.env): Config {
     maxActiveAddressesPerIp: int('MAX_ACTIVE_ADDRESSES_PER_IP', 5, 1),
     maxGeneratedPerHourPerIp: int('MAX_GENERATED_PER_HOUR_PER_IP', 100, 1),
     guessLimitPerMinute: int('GUESS_LIMIT_PER_MINUTE', 30, 1),
+    search: { perMinute: int('SEARCH_RATE_LIMIT_PER_MINUTE', 60, 1), timeBudgetMs: int('SEARCH_TIME_BUDGET_MS', 2_000, 1) },
     sseHeartbeatMs: int('SSE_HEARTBEAT_MS', 15_000, 1),
     listingCacheBytes: int('LISTING_CACHE_MB', 32, 1) * 1024 * 1024,
     messageViewCacheBytes: int('MESSAGE_VIEW_CACHE_MB', 32, 1) * 1024 * 1024,

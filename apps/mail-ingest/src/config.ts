@@ -1,4 +1,4 @@
-import { isPostgresUrl, resolveDatabasePath, type StorageConfig } from '@tempbox/db'
+import { DEFAULT_SEARCH_TEXT_MAX_CHARS, isPostgresUrl, resolveDatabasePath, type StorageConfig } from '@tempbox/db'
 import { parseAddressList, type AddressList } from '@tempbox/ip'
 import { metricsAddress, type MetricsAddress } from '@tempbox/metrics'
 import { loadMailAuthConfig, type MailAuthConfig } from './mail-auth/config.js'
@@ -36,6 +36,8 @@ export interface Config {
   maxInboxBytes: number
   /** Characters of a text part the api's message view shows (MESSAGE_TEXT_MAX_CHARS, as the api reads it). */
   messageTextMaxChars: number
+  /** Characters of subject, sender and text kept folded for search (SEARCH_TEXT_MAX_CHARS): a search sees no further. */
+  searchTextMaxChars: number
   /** The database file may not grow past this (452 4.3.1 instead); 0: no cap but the disk's. */
   maxDatabaseBytes: number
   /** Mail is refused with 452 4.3.1 while the database's disk has less free space than this. */
@@ -137,6 +139,7 @@ export function loadConfig(env: Env = process.env): Config {
     maxMessagesPerInbox: int('MAX_MESSAGES_PER_INBOX', DEFAULT_MAX_MESSAGES_PER_INBOX, 1),
     maxInboxBytes: int('MAX_INBOX_BYTES', DEFAULT_MAX_INBOX_BYTES, 1024),
     messageTextMaxChars: int('MESSAGE_TEXT_MAX_CHARS', 256 * 1024, 1),
+    searchTextMaxChars: int('SEARCH_TEXT_MAX_CHARS', DEFAULT_SEARCH_TEXT_MAX_CHARS, 1),
     maxDatabaseBytes: int('MAX_DATABASE_BYTES', 0, 0),
     minFreeDiskBytes: int('MIN_FREE_DISK_BYTES', DEFAULT_MIN_FREE_DISK_BYTES, 0),
     maxClientsPerIp: int('SMTP_MAX_CLIENTS_PER_IP', DEFAULT_MAX_CLIENTS_PER_IP, 1),

@@ -1,7 +1,7 @@
 import { MessageChannel } from 'node:worker_threads'
 import { StoreRefusal, toStoredSource, type RefusalKind, type Storage, type WriterLimits } from '@tempbox/db'
 import { storageConfig, type Config } from './config.js'
-import { deriveView } from './derive-view.js'
+import { deriveSearchCopy, deriveView } from './derive-view.js'
 import type { SmtpEnvelope } from './mail-auth/check.js'
 import { sendAuthJobs } from './mail-auth/job.js'
 import { startAuthChecker } from './mail-auth/start.js'
@@ -90,7 +90,7 @@ export function createIngestPipeline(storage: Storage, config: Config): IngestPi
   })
   const parsers = channels.map((channel) =>
     startWorker(new URL('./parse-worker.ts', import.meta.url), {
-      workerData: { storePort: channel.port1 },
+      workerData: { storePort: channel.port1, searchTextChars: config.searchTextMaxChars },
       transferList: [channel.port1],
       onMessage: onReply,
       onCrash,
@@ -139,7 +139,9 @@ function createInProcessPipeline(storage: Storage, config: Config): IngestPipeli
       try {
         const parsed = await parseMessage(raw)
         const source = toStoredSource(raw, parsed.text, parsed.plainBodyStart)
-        await store.store({ inboxIds, source, receivedAt, parsed, derived: deriveView(parsed), ...(auth ? { envelope } : {}) })
+        const derived = deriveView(parsed)
+        const search = deriveSearchCopy(parsed, derived, config.searchTextMaxChars)
+        await store.store({ inboxIds, source, receivedAt, parsed, derived, search, ...(auth ? { envelope } : {}) })
       } finally {
         pending--
       }

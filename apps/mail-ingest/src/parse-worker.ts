@@ -5,12 +5,12 @@
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads'
 import { toStoredSource } from '@tempbox/db'
 import { parseMessage } from './parse-message.js'
-import { deriveView } from './derive-view.js'
+import { deriveSearchCopy, deriveView } from './derive-view.js'
 import type { ParseRequest, PipelineReply, StoreRequest } from './pipeline-messages.js'
 import { asBuffer, movableMemory, signalReady } from './worker-rpc.js'
 import { postBatches } from './post-batches.js'
 
-const { storePort } = workerData as { storePort: MessagePort }
+const { storePort, searchTextChars } = workerData as { storePort: MessagePort; searchTextChars: number }
 /** From this length a text is handed to the store worker as bytes (shorter ones cost less to clone than to encode). */
 const TEXT_AS_BYTES_CHARS = 16 * 1024
 
@@ -29,11 +29,12 @@ const parse = ({ id, raw, inboxIds, receivedAt, envelope }: ParseRequest) => {
     (parsed) => {
       const source = toStoredSource(bytes, parsed.text, parsed.plainBodyStart)
       const derived = deriveView(parsed)
+      const search = deriveSearchCopy(parsed, derived, searchTextChars)
       // A long decoded text or HTML goes on as its UTF-8 bytes, moved: posted as a string, the store worker (which
       // commits all mail, one batch at a time) paid for cloning it, 60–130 ms for 9 MB, and then for encoding it to bind it.
       const text = asBytesIfLong(parsed.text)
       const html = asBytesIfLong(parsed.html)
-      const message = { inboxIds, receivedAt, envelope, source, parsed: { ...parsed, text, html }, derived }
+      const message = { inboxIds, receivedAt, envelope, source, parsed: { ...parsed, text, html }, derived, search }
       const bodies = [text, html].filter((b) => Buffer.isBuffer(b))
       toStore.push({ id, message }, movableMemory([bytes, ...bodies, ...parsed.attachments.map((a) => a.content)]))
     },

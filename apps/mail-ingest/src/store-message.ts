@@ -1,4 +1,4 @@
-import type { StoredSource } from '@tempbox/db'
+import type { SearchCopy, StoredSource } from '@tempbox/db'
 import type { ParsedMessage } from './parse-message.js'
 import type { StoredDerivation } from './derive-view.js'
 import type { SmtpEnvelope } from './mail-auth/check.js'
@@ -15,6 +15,8 @@ export interface IncomingMessage {
   receivedAt: number
   /** Preview, codes, links, text of HTML, sanitized HTML: computed in the parse worker (deriveView). */
   derived: StoredDerivation
+  /** Subject, sender and text folded for search, also in the parse worker (deriveSearchCopy). */
+  search?: SearchCopy
   /** Set when the sender check is on: the message is stored as `checking` and checked after the commit. */
   envelope?: SmtpEnvelope
 }

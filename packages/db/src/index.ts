@@ -10,6 +10,7 @@ export { CONTENT_COLUMNS, insertMessage, selectMessagesWithContent, type Message
 export { writeHeartbeat, lastHeartbeat, INGEST_SERVICE, type Heartbeat } from './heartbeat.js'
 export {
   openStorage, openSqliteStorage, openPostgresStorage, UNICODE_LOWER, NO_LIMITS, refusalKindOf, StoreRefusal,
+  DEFAULT_SEARCH_TEXT_MAX_CHARS, foldForSearch, searchCopyOf, type SearchCopy,
   type ActiveInbox, type ChangeEvent, type CommitSignal, type DeleteEvent, type NewMail, type Storage, type StorageConfig, type StoredVerdict,
   type IncomingAttachment, type IncomingMessage, type RefusalKind, type WriteMessages, type WriterLimits,
 } from './storage/index.js'

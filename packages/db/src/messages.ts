@@ -1,5 +1,6 @@
 import type { Db } from './create-db.js'
 import type { NewAttachment, NewMessage, NewMessageContent } from './schema.js'
+import { DEFAULT_SEARCH_TEXT_MAX_CHARS, searchCopyOf } from './storage/search-text.js'
 
 /** A message as `insertMessage` stores it: its content once, a listing row per inbox. */
 export interface MessageToInsert {
@@ -17,6 +18,15 @@ export interface MessageToInsert {
 export async function insertMessage(db: Db, inboxIds: number[], message: MessageToInsert): Promise<number[]> {
   return db.transaction().execute(async (trx) => {
     const content = await trx.insertInto('message_content').values(message.content).returning('id').executeTakeFirstOrThrow()
+    const { listing, content: c } = message
+    const copy = searchCopyOf(
+      { subject: listing.subject, fromName: listing.from_name, fromAddress: listing.from_address, text: c.text ?? null, htmlText: c.html_text ?? null },
+      DEFAULT_SEARCH_TEXT_MAX_CHARS,
+    )
+    await trx
+      .insertInto('message_search')
+      .values({ message_content_id: content.id, subject: copy.subject, from_name: copy.fromName, from_address: copy.fromAddress, body: copy.body })
+      .execute()
     for (const attachment of message.attachments ?? []) {
       await trx.insertInto('attachment').values({ ...attachment, message_content_id: content.id }).execute()
     }

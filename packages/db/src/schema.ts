@@ -18,6 +18,8 @@ export interface InboxTable {
   bytes_used: Generated<number>
   /** Burns after use: 'read' (deleted when a message is first marked read), 'timer' (`expires_at` was shortened); else NULL. */
   burn: Generated<'read' | 'timer' | null>
+  /** The end a burn timer shortened (turning it off gives it back); NULL when no timer shortened it. */
+  unburned_expires_at: Generated<Millis | null>
 }
 
 /**
@@ -84,6 +86,18 @@ export interface MessageContentTable {
 export interface MessageTextHeadTable {
   message_content_id: number
   text: string
+}
+
+/**
+ * A message content's search copy (storage/search-text.ts): subject, sender and text folded for search and cut at
+ * SEARCH_TEXT_MAX_CHARS, written with the content. A table of its own so a search scan never walks `text` and `raw`.
+ */
+export interface MessageSearchTable {
+  message_content_id: number
+  subject: string
+  from_name: string
+  from_address: string
+  body: string
 }
 
 /** Who really sent a message's content: SPF, DKIM, DMARC and ARC as mail-ingest checked them (see the migration). */
@@ -246,6 +260,7 @@ export interface Database {
   message_content: MessageContentTable
   message_auth: MessageAuthTable
   message_text_head: MessageTextHeadTable
+  message_search: MessageSearchTable
   attachment: AttachmentTable
   user: UserTable
   auth_session: AuthSessionTable

@@ -89,7 +89,8 @@ export const InboxQuery = Type.Object({
         `Search (at most ${MAX_SEARCH_CHARS} characters, ${MAX_SEARCH_TERMS} terms): free words match subject, sender or text; ` +
         '`from:x`, `subject:x`, `has:attachment`, `has:code`, `before:YYYY-MM-DD`, `after:YYYY-MM-DD` (received before that ' +
         'day / on or after it, UTC), `"quoted phrases"`, and `-term` to exclude. Terms all apply (AND); matching is a ' +
-        'case-insensitive substring (ASCII letters). `is:unread` / `is:read` keep messages not yet (or already) marked read. ' +
+        'case-insensitive substring (any letters, compatibility forms alike: NFKC), within the first SEARCH_TEXT_MAX_CHARS ' +
+        '(64 K by default) characters of subject, sender and text. `is:unread` / `is:read` keep messages not yet (or already) marked read. ' +
         '`total` and paging then count matching messages only.',
     }),
   ),
@@ -106,6 +107,13 @@ export const InboxResponse = Type.Object({
   nextBefore: Type.Union([Type.String(), Type.Null()], {
     description: 'Pass as `before` to get the next (older) page; null when this page reaches the oldest message.',
   }),
+  searchCut: Type.Optional(
+    Type.Boolean({
+      description:
+        'With `q` only: true when the search ran out of time (SEARCH_TIME_BUDGET_MS) before it had looked through the whole ' +
+        'inbox. The page and `total` then hold what was found so far; `nextBefore` goes on from where it stopped.',
+    }),
+  ),
 })
 export type InboxResponse = Static<typeof InboxResponse>
 

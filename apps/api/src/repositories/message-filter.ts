@@ -1,4 +1,4 @@
-import { UNICODE_LOWER, type Engine } from '@tempbox/db'
+import { foldForSearch, type Engine } from '@tempbox/db'
 import { sql, type Expression, type SqlBool } from 'kysely'
 
 /** One condition on a message; all of a filter's conditions apply (AND). Text matches are case-insensitive substrings. */
@@ -7,44 +7,47 @@ export type MessageCondition =
   | { kind: 'has_attachment' | 'has_code' | 'unread'; negate?: boolean }
   | { kind: 'before' | 'after'; at: number; negate?: boolean }
 
-/** `value` as a LIKE pattern matching it anywhere, its own `%`, `_` and `\` taken literally (ESCAPE '\'). */
-export function containsPattern(value: string): string {
-  let out = '%'
-  for (const ch of value) out += ch === '%' || ch === '_' || ch === '\\' ? `\\${ch}` : ch
-  return `${out}%`
+type TextCondition = Extract<MessageCondition, { value: string }>
+type OtherCondition = Exclude<MessageCondition, TextCondition>
+
+/**
+ * Text conditions are looked for in the message's search copy (message_search: subject, sender and text folded at
+ * ingest, each cut at SEARCH_TEXT_MAX_CHARS), terms folded the same way: the database's own instr()/strpos(), no
+ * function of ours per row, and never more than the copy's characters read per message.
+ */
+const COLUMNS: Record<TextCondition['kind'], string[]> = {
+  subject: ['subject'],
+  from: ['from_name', 'from_address'],
+  text: ['body'],
+  words: ['subject', 'from_name', 'from_address', 'body'],
+}
+
+function contains(engine: Engine, c: TextCondition): Expression<SqlBool> {
+  const term = foldForSearch(c.value)
+  const found = COLUMNS[c.kind].map((column) =>
+    engine === 'postgres' ? sql<SqlBool>`strpos(s.${sql.raw(column)}, ${term}) > 0` : sql<SqlBool>`instr(s.${sql.raw(column)}, ${term}) > 0`,
+  )
+  const any = sql<SqlBool>`(${sql.join(found, sql` or `)})`
+  return c.negate ? sql<SqlBool>`not ${any}` : any
 }
 
 /**
- * SQLite's LIKE folds case for ASCII only, so a word with any other letter ("Über", "É") is matched on both sides
- * lower-cased by JavaScript's Unicode rules instead. That is a function call per row, so only for such words; ASCII
- * words keep LIKE. Either way the scan is one inbox's, which its quota bounds.
+ * All text conditions as one scalar subquery on the content's primary key: it fits any query over `message`, runs per
+ * row scanned (PostgreSQL made an EXISTS a semi-join testing every inbox's rows), and reads the copy once for all terms:
+ * on PostgreSQL `|| ''` under OFFSET 0 fetches each out-of-line value once, where each strpos() fetched it again.
  */
-const NON_ASCII = /[^\x00-\x7f]/
+function containsAll(engine: Engine, conditions: TextCondition[]): Expression<SqlBool> {
+  const all = sql.join(conditions.map((c) => contains(engine, c)), sql` and `)
+  if (engine === 'sqlite') {
+    return sql<SqlBool>`coalesce((select ${all} from message_search s where s.message_content_id = message.message_content_id), false)`
+  }
+  return sql<SqlBool>`coalesce((select ${all} from (
+    select subject || '' as subject, from_name || '' as from_name, from_address || '' as from_address, body || '' as body
+    from message_search where message_content_id = message.message_content_id offset 0) s), false)`
+}
 
-/** PostgreSQL's ILIKE folds case by the database's locale, beyond ASCII, so it needs no function of ours. */
-const like = (engine: Engine, column: Expression<unknown>, value: string) =>
-  engine === 'postgres'
-    ? sql<SqlBool>`${column} ilike ${containsPattern(value)} escape '\\'`
-    : NON_ASCII.test(value)
-      ? sql<SqlBool>`instr(${sql.raw(UNICODE_LOWER)}(${column}), ${value.toLowerCase()}) > 0`
-      : sql<SqlBool>`${column} like ${containsPattern(value)} escape '\\'`
-
-// Stored columns only: the text part, or the HTML's text rendering derived at ingest; never a body parsed per request.
-const TEXT = sql`coalesce(message_content.text, message_content.html_text, '')`
-const SUBJECT = sql.ref('message.subject')
-const FROM_NAME = sql.ref('message.from_name')
-const FROM_ADDRESS = sql.ref('message.from_address')
-
-function conditionSql(c: MessageCondition, engine: Engine): Expression<SqlBool> {
+function conditionSql(c: OtherCondition): Expression<SqlBool> {
   switch (c.kind) {
-    case 'subject':
-      return like(engine, SUBJECT, c.value)
-    case 'from':
-      return sql<SqlBool>`(${like(engine, FROM_NAME, c.value)} or ${like(engine, FROM_ADDRESS, c.value)})`
-    case 'text':
-      return like(engine, TEXT, c.value)
-    case 'words':
-      return sql<SqlBool>`(${like(engine, SUBJECT, c.value)} or ${like(engine, FROM_NAME, c.value)} or ${like(engine, FROM_ADDRESS, c.value)} or ${like(engine, TEXT, c.value)})`
     case 'has_attachment':
       return sql<SqlBool>`message.attachment_count > 0`
     case 'has_code':
@@ -58,12 +61,17 @@ function conditionSql(c: MessageCondition, engine: Engine): Expression<SqlBool> 
   }
 }
 
+const isText = (c: MessageCondition): c is TextCondition => 'value' in c
+
 /**
  * The SQL for all conditions (true when there are none), over `message` joined to `message_content`
- * (selectMessagesWithContent). Always used with an inbox_id condition, so it scans one inbox at most — which its quota caps.
+ * (selectMessagesWithContent). Always used with an inbox_id condition, so it scans one inbox at most — which its quota caps;
+ * a listing's search scans it in slices (message-search.ts).
  */
 export function matchAll(conditions: readonly MessageCondition[], engine: Engine): Expression<SqlBool> {
   if (conditions.length === 0) return sql<SqlBool>`true`
-  const parts = conditions.map((c) => (c.negate ? sql<SqlBool>`not (${conditionSql(c, engine)})` : conditionSql(c, engine)))
+  const parts = conditions.flatMap((c) => (isText(c) ? [] : [c.negate ? sql<SqlBool>`not (${conditionSql(c)})` : conditionSql(c)]))
+  const text = conditions.filter(isText)
+  if (text.length > 0) parts.push(containsAll(engine, text))
   return sql<SqlBool>`(${sql.join(parts, sql` and `)})`
 }

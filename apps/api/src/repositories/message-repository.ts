@@ -282,17 +282,16 @@ export async function findListRowsByIds(db: Db, ids: number[]): Promise<ListRow[
 
 /**
  * One page of an inbox, newest (largest id) first: at most `limit` rows with an id below `before`, plus whether older
- * ones remain. A range scan of the (inbox_id, id) index, so its cost does not grow with the inbox.
+ * ones remain. A range scan of the (inbox_id, id) index, so its cost does not grow with the inbox. (A search's page is
+ * searchInboxPage's, message-search.ts.)
  */
 export async function listInboxPage(
   db: Db,
   inboxId: number,
   limit: number,
   before: number | null,
-  conditions: readonly MessageCondition[] = [],
 ): Promise<{ rows: ListRow[]; more: boolean }> {
   let query = selectListRows(db).where('message.inbox_id', '=', inboxId)
-  if (conditions.length > 0) query = query.where(matchAll(conditions, engineOf(db)))
   if (before !== null) query = query.where('message.id', '<', before)
   const rows = await query.orderBy('message.id', 'desc').limit(limit + 1).execute()
   const more = rows.length > limit
@@ -336,16 +335,6 @@ export async function setMessageRead(db: Db, inboxId: number, id: number, read: 
   if (Number(result.numUpdatedRows) > 0) return { found: true, changed: true }
   const exists = await db.selectFrom('message').select('id').where('id', '=', id).where('inbox_id', '=', inboxId).executeTakeFirst()
   return { found: exists !== undefined, changed: false }
-}
-
-/** Messages of the inbox meeting all conditions (a search's total). */
-export async function countMatchingMessages(db: Db, inboxId: number, conditions: readonly MessageCondition[]): Promise<number> {
-  const row = await selectMessagesWithContent(db)
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('message.inbox_id', '=', inboxId)
-    .where(matchAll(conditions, engineOf(db)))
-    .executeTakeFirstOrThrow()
-  return Number(row.n)
 }
 
 /** The oldest `limit` messages newer than `afterId` meeting all conditions (the filtered long poll): ids only. */

@@ -19,6 +19,7 @@ import * as m2101 from './2026_11_24_002101_message_text_head_table.js'
 import * as m0301 from './2026_11_24_000301_burn_after_use.js'
 import * as m281301 from './2026_11_28_000301_auth_sessions.js'
 import * as m280201 from './2026_11_28_000201_issued_addresses.js'
+import * as m280101 from './2026_11_28_000101_message_search_text.js'
 
 /**
  * Migrations are listed statically (not read from disk) so they survive bundling into each app.
@@ -46,6 +47,7 @@ const SQLITE_MIGRATIONS: Record<string, Migration> = {
   '2026_11_24_000301_burn_after_use': m0301,
   '2026_11_28_000301_auth_sessions': m281301,
   '2026_11_28_000201_issued_addresses': m280201,
+  '2026_11_28_000101_message_search_text': m280101,
 }
 
 const PROVIDERS: Record<'sqlite' | 'postgres', MigrationProvider> = {

@@ -1,3 +1,4 @@
+import type { SearchCopy } from './search-text.js'
 import type { StoredSource } from '../message-source.js'
 
 /**
@@ -34,6 +35,8 @@ export interface IncomingMessage {
     hasRemoteContent: boolean
     htmlWithheld: string | null
   }
+  /** Its search copy, folded in mail-ingest's parse worker (search-text.ts); a writer folds it when absent. */
+  search?: SearchCopy
   /** Set when the sender check is on: the message is stored as `checking` and checked after the commit. */
   envelope?: unknown
 }

@@ -6,6 +6,7 @@ export {
 export { openSqliteStorage } from './sqlite/open.js'
 export { openPostgresStorage } from './postgres/open.js'
 export { UNICODE_LOWER } from './text-functions.js'
+export { DEFAULT_SEARCH_TEXT_MAX_CHARS, foldForSearch, searchCopyOf, type SearchCopy } from './search-text.js'
 
 import { isPostgresUrl } from '../postgres-db.js'
 import { openPostgresStorage } from './postgres/open.js'

@@ -12,11 +12,13 @@ import { INBOX_GUESSES, limitGuesses } from '../../plugins/guess-limit.js'
 import webhookRoutes from './webhook.js'
 import lifetimeRoutes from './lifetime.js'
 import { parseSearch } from '../../services/messages/search-query.js'
+import { searchLimiter } from './search-limit.js'
 import type { Listing } from '../../services/inboxes/inbox-listing.js'
 
 /** The temporary-email API. Thin: rules live in InboxService. */
 const emailRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const inboxes = app.inboxService
+  const limitSearch = searchLimiter(app)
   limitGuesses(app, {
     ...INBOX_GUESSES,
     // A chosen name answers 409 when it is live: a guess, unlike a random one.
@@ -67,7 +69,7 @@ const emailRoutes: FastifyPluginAsyncTypebox = async (app) => {
           '`304 Not Modified` with no body. Inbox content is never kept in a cache: `Cache-Control: private, no-store`.',
         params: AddressParams,
         querystring: InboxQuery,
-        response: { 200: InboxResponse, 304: Type.Null({ description: 'Not modified since the ETag sent.' }), ...addressErrors },
+        response: { 200: InboxResponse, 304: Type.Null({ description: 'Not modified since the ETag sent.' }), ...addressErrors, 429: ErrorBody },
       },
       // The access log line per poll is the main per-request cost once the listing is cached.
       logLevel: 'warn',
@@ -78,6 +80,7 @@ const emailRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const cached = inboxes.cachedFirstPage(request.params.address, limit, before, q)
       if (cached) return void sendListing(request, reply, cached)
       return (async () => {
+        if (q !== undefined) await limitSearch(request, reply)
         const inbox = await inboxes.getInbox(request.params.address)
         const conditions = q === undefined ? [] : parseSearch(q)
         sendListing(request, reply, await inboxes.page(inbox, limit, before === undefined ? null : Number(before), conditions))

@@ -26,8 +26,8 @@ import {
   findViewText,
   findRawMessage,
   countInboxMessages,
-  countMatchingMessages,
   countUnreadMessages,
+  findListRowsByIds,
   setMessageRead,
   findMatchingIdsAfter,
   listInboxPage,
@@ -42,6 +42,7 @@ import { findAttachment, listAttachments } from '../../repositories/attachment-r
 import { deleteIfBurnsOnRead } from '../../repositories/burn-repository.js'
 import { burnOf, type Burn } from './address-lifetime.js'
 import type { MessageCondition } from '../../repositories/message-filter.js'
+import { searchInboxPage } from '../../repositories/message-search.js'
 import { parseAddress, randomLocalPart, validateLocalPart } from './address.js'
 import type { AddressLimits } from '../limits/ip-limits.js'
 import { attachmentUrl, buildSummary, fallbackSummary, listRowOf, toFullMessage } from '../messages/message-view.js'
@@ -348,13 +349,13 @@ export class InboxService {
     const first = before === null && limit === DEFAULT_INBOX_PAGE && !searching
     const cached = first ? this.firstPages.get(inbox.id) : undefined
     if (cached !== undefined) return cached
+    if (searching) return this.searchPage(inbox, limit, before, conditions)
     const changesBefore = this.changes
-    const { rows, more } = await listInboxPage(this.db, inbox.id, limit, before, conditions)
+    const { rows, more } = await listInboxPage(this.db, inbox.id, limit, before)
     await this.deriveListed(rows)
-    const total = searching ? await countMatchingMessages(this.db, inbox.id, conditions) : await countInboxMessages(this.db, inbox.id)
     const body: InboxResponse = {
       messages: rows.map((r) => this.listedSummary(r)),
-      total,
+      total: await countInboxMessages(this.db, inbox.id),
       unread: await countUnreadMessages(this.db, inbox.id),
       nextBefore: more ? String(rows[rows.length - 1]!.id) : null,
     }
@@ -363,6 +364,21 @@ export class InboxService {
     await this.watcher.sync()
     if (first && this.changes === changesBefore) this.firstPages.set(inbox.id, listing)
     return listing
+  }
+
+  /** A search's page: the inbox scanned in slices within SEARCH_TIME_BUDGET_MS (searchInboxPage), `searchCut` when it ran out. */
+  private async searchPage(inbox: InboxRow, limit: number, before: number | null, conditions: readonly MessageCondition[]): Promise<Listing> {
+    const found = await searchInboxPage(this.db, inbox.id, conditions, { limit, before, budgetMs: this.config.search.timeBudgetMs })
+    const rows = (await findListRowsByIds(this.db, found.ids)).sort((a, b) => b.id - a.id)
+    await this.deriveListed(rows)
+    const body: InboxResponse = {
+      messages: rows.map((r) => this.listedSummary(r)),
+      total: found.total,
+      unread: await countUnreadMessages(this.db, inbox.id),
+      nextBefore: found.nextBefore === null ? null : String(found.nextBefore),
+      searchCut: found.cut,
+    }
+    return new Listing(JSON.stringify(body))
   }
 
   private async messageRow(inbox: InboxRow, rawId: string): Promise<MessageSummaryRow> {

@@ -2,6 +2,7 @@ import { isUtf8 } from 'node:buffer'
 import pg from 'pg'
 import { NO_LIMITS, StoreRefusal, type IncomingMessage, type WriteMessages, type WriterLimits } from '../incoming-message.js'
 import { storedHeaders } from '../stored-headers.js'
+import { searchCopyFor } from '../search-text.js'
 import { IDS_PER_NOTIFICATION, NEW_MAIL_CHANNEL } from './notify.js'
 
 /**
@@ -58,7 +59,7 @@ const ATTACHMENTS_IN_STATEMENT = 1024
 const ATTACHMENTS_PER_STATEMENT = 256
 
 /** The batch statement's parameters before its VALUES lists. */
-const FIXED_PARAMETERS = 13
+const FIXED_PARAMETERS = 17
 
 /**
  * The whole batch as ONE statement, which commits by itself: a batch costs one round trip and one parse and plan per
@@ -72,7 +73,7 @@ const FIXED_PARAMETERS = 13
  * - `drawn` gives each message its content id, and the inserts join on it: contents, attachments, a listing row per
  *   inbox (in batch order, so listing ids rise with it), the sender checks' `checking` rows;
  * - `notified` NOTIFYs the listing ids (delivered at commit, in chunks a payload can hold: see notify.ts).
- * Message-level values are arrays (`$2`–`$9`, by position in the batch); large values are in the VALUES lists, padded
+ * Message-level values are arrays (`$2`–`$9` and the search copies' `$14`–`$17`, by position in the batch); large values are in the VALUES lists, padded
  * to a power of two with rows of NULLs, which join nothing.
  */
 function batchStatement(messageRows: number, attachmentRows: number): pg.QueryConfig {
@@ -117,6 +118,11 @@ function batchStatementText(messageRows: number, attachmentRows: number): string
       SELECT d.id, ${CONTENT_COLUMNS.map(([name]) => `c.${name}`).join(', ')}
       FROM (VALUES ${valuesList(messageRows, CONTENT_COLUMNS, contentsFrom)}) AS c (ord, ${CONTENT_COLUMNS.map(([name]) => name).join(', ')})
       JOIN drawn d ON d.ord = c.ord
+    ), searched AS (
+      INSERT INTO message_search (message_content_id, subject, from_name, from_address, body)
+      SELECT d.id, s.subject, s.from_name, s.from_address, s.body
+      FROM unnest($14::text[], $15::text[], $16::text[], $17::text[]) WITH ORDINALITY AS s (subject, from_name, from_address, body, ord)
+      JOIN drawn d ON d.ord = s.ord
     ),${attachments}
     listed AS (
       INSERT INTO message (inbox_id, message_content_id, from_name, from_address, subject, sent_at, received_at, size, attachment_count)
@@ -209,7 +215,7 @@ function batchOf(messages: IncomingMessage[], limits: WriterLimits): { statement
       pairInbox.push(inboxId)
     }
   })
-  // In the order of the statement's $1–$13.
+  // In the order of the statement's $1–$17.
   const values: unknown[] = [
     inboxIds,
     messages.map((m) => m.source.size),
@@ -225,12 +231,19 @@ function batchOf(messages: IncomingMessage[], limits: WriterLimits): { statement
     // No limit: NULL, which no count exceeds.
     Number.isFinite(limits.maxMessagesPerInbox) ? limits.maxMessagesPerInbox : null,
     Number.isFinite(limits.maxInboxBytes) ? limits.maxInboxBytes : null,
+    ...searchArrays(messages),
   ]
   messages.forEach((m, i) => values.push(...contentValues(i + 1, m)))
   values.length += (messageRows - messages.length) * (CONTENT_COLUMNS.length + 1)
   for (const row of inStatement) values.push(...row)
   values.length += (attachmentRows - inStatement.length) * (ATTACHMENT_COLUMNS.length + 1)
   return { statement: { ...batchStatement(messageRows, attachmentRows), values: Array.from(values, (v) => v ?? null) }, rest: attachments.slice(ATTACHMENTS_IN_STATEMENT) }
+}
+
+/** The batch's search copies as the statement's $14–$17: subjects, sender names, sender addresses, bodies. */
+function searchArrays(messages: IncomingMessage[]): string[][] {
+  const copies = messages.map(searchCopyFor)
+  return [copies.map((c) => pgText(c.subject)), copies.map((c) => pgText(c.fromName)), copies.map((c) => pgText(c.fromAddress)), copies.map((c) => pgText(c.body))]
 }
 
 /** Runs the batch statement: the content ids in batch order, or the quota's refusal. */

@@ -6,6 +6,7 @@ import { NO_LIMITS, StoreRefusal, type IncomingAttachment, type IncomingMessage,
 import { freeDiskBytes } from './disk.js'
 import { storedHeaders } from '../stored-headers.js'
 import { textHeadOf } from '../text-head.js'
+import { searchCopyFor } from '../search-text.js'
 
 /** A content row as bound to the INSERT: `text` and `html` may be UTF-8 bytes, which the statement casts to TEXT. */
 type ContentRow = Omit<NewMessageContent, 'text' | 'html'> & { text: IncomingMessage['parsed']['text']; html: IncomingMessage['parsed']['html'] }
@@ -41,6 +42,11 @@ function messageRow(inboxId: number, contentId: number, { parsed, source, receiv
     size: source.size,
     attachment_count: parsed.attachments.length,
   }
+}
+
+function searchRow(contentId: number, message: IncomingMessage) {
+  const copy = searchCopyFor(message)
+  return { message_content_id: contentId, subject: copy.subject, from_name: copy.fromName, from_address: copy.fromAddress, body: copy.body }
 }
 
 function attachmentRow(contentId: number, position: number, a: IncomingAttachment): NewAttachment {
@@ -108,6 +114,7 @@ export function createMessageWriter(db: Db, sqlite: SQLite.Database, limits: Wri
     db.insertInto('message_text_head').values({ message_content_id: 0, text: sql<string>`CAST(${''} AS TEXT)` }).compile().sql,
   )
   const insertMessage = sqlite.prepare(db.insertInto('message').values(messageRow(0, 0, sample)).compile().sql)
+  const insertSearch = sqlite.prepare(db.insertInto('message_search').values(searchRow(0, sample)).compile().sql)
   const insertChecking = sqlite.prepare(db.insertInto('message_auth').values({ message_content_id: 0, status: 'checking' }).compile().sql)
   const insertAttachment = sqlite.prepare(
     db.insertInto('attachment').values(attachmentRow(0, 0, { filename: '', contentType: '', size: 0, contentId: null, isInline: false, content: Buffer.alloc(0) })).compile().sql,
@@ -120,6 +127,7 @@ export function createMessageWriter(db: Db, sqlite: SQLite.Database, limits: Wri
       const contentId = Number(insertContent.run(Object.values(contentRow(message))).lastInsertRowid)
       const head = textHeadOf(message.parsed.text, limits.textHeadChars)
       if (head !== null) insertHead.run(contentId, head)
+      insertSearch.run(Object.values(searchRow(contentId, message)))
       message.parsed.attachments.forEach((a, position) => {
         insertAttachment.run(Object.values(attachmentRow(contentId, position, a)))
       })

@@ -1,0 +1,84 @@
+import { setImmediate as nextTurn } from 'node:timers/promises'
+import { engineOf, selectMessagesWithContent, type Db } from '@tempbox/db'
+import { matchAll, type MessageCondition } from './message-filter.js'
+
+/** What one slice of the scan aims to cost: SQLite runs it on the api's only event loop, so other requests wait that long. */
+const SLICE_TARGET_MS = 5
+const FIRST_SLICE = 16
+const MAX_SLICE = 500
+
+export interface SearchPage {
+  /** Matching message ids of the page, newest first. */
+  ids: number[]
+  /** Matches found in all: every one unless `cut`, then those in the part scanned. */
+  total: number
+  /** Pass as `before` for the next page: the last id shown, or where a cut scan stopped; null when nothing older remains. */
+  nextBefore: number | null
+  /** True when the time budget ran out before the whole inbox was scanned. */
+  cut: boolean
+}
+
+/**
+ * One page of an inbox's messages meeting the conditions, and how many match in all: the inbox scanned newest first in
+ * slices of messages (keyset on id), yielding to the event loop between slices, so other requests are answered during
+ * a long search, and stopping when `budgetMs` is spent. The page's part (older than `before`) is scanned first, then the
+ * rest for the total; a slice's size follows its measured cost so each takes about SLICE_TARGET_MS.
+ */
+export async function searchInboxPage(
+  db: Db,
+  inboxId: number,
+  conditions: readonly MessageCondition[],
+  { limit, before, budgetMs }: { limit: number; before: number | null; budgetMs: number },
+): Promise<SearchPage> {
+  const started = performance.now()
+  const match = matchAll(conditions, engineOf(db))
+  let slice = FIRST_SLICE
+  let total = 0
+  const page: number[] = []
+
+  /** Where a scan cut by the budget stopped: the oldest id it looked at. */
+  const stopped = { at: null as number | null }
+  /** Scans ids in [low, high) newest first; false when the budget ran out. */
+  const scan = async (high: number | null, low: number | null, onMatch: (id: number) => void): Promise<boolean> => {
+    let cursor = high
+    for (;;) {
+      const t = performance.now()
+      const asked = slice
+      let ids = db.selectFrom('message').select('id').where('inbox_id', '=', inboxId)
+      if (cursor !== null) ids = ids.where('id', '<', cursor)
+      if (low !== null) ids = ids.where('id', '>=', low)
+      const rows = await ids.orderBy('id', 'desc').limit(slice).execute()
+      if (rows.length === 0) return true
+      const oldest = rows[rows.length - 1]!.id
+      const matched = await selectMessagesWithContent(db)
+        .select('message.id')
+        .where('message.inbox_id', '=', inboxId)
+        .where('message.id', '<=', rows[0]!.id)
+        .where('message.id', '>=', oldest)
+        .where(match)
+        .orderBy('message.id', 'desc')
+        .execute()
+      for (const m of matched) onMatch(m.id)
+      cursor = oldest
+      const spent = performance.now() - t
+      slice = Math.max(1, Math.min(MAX_SLICE, Math.round((slice * SLICE_TARGET_MS) / Math.max(spent, 0.1))))
+      if (rows.length < asked) return true
+      if (performance.now() - started >= budgetMs) {
+        stopped.at = oldest
+        return false
+      }
+      await nextTurn()
+    }
+  }
+
+  const whole = await scan(before, null, (id) => {
+    total++
+    if (page.length <= limit) page.push(id)
+  })
+  const resumeAt = stopped.at
+  const rest = whole && before !== null ? await scan(null, before, () => total++) : true
+  const more = page.length > limit
+  if (more) page.pop()
+  const nextBefore = more ? page[page.length - 1]! : whole ? null : resumeAt
+  return { ids: page, total, nextBefore, cut: !whole || !rest }
+}
