@@ -1,4 +1,4 @@
-import type { FullMessage, MessageAuthStatus } from '@tempbox/types'
+import type { CodeResult, CodeWaitResponse, FullMessage } from '@tempbox/types'
 
 export interface TempboxOptions {
   /** Where Tempbox runs: the site (`https://tempbox.example`) or its API root (`…/api`). */
@@ -49,21 +49,4 @@ export interface FoundLink {
   receivedAt: string
 }
 
-/** A code the API found, why, and whether its sender is proven (contract of issue 30, as in @tempbox/types). */
-export interface CodeResult {
-  code: string
-  source: string
-  reason: 'labelled' | 'digits_only' | 'mixed'
-  label: string | null
-  position: number
-  messageId: string
-  receivedAt: string
-  sender: { verdict: MessageAuthStatus }
-}
-
-export interface CodeWaitResponse {
-  code: CodeResult | null
-  timedOut: boolean
-}
-
-export type { FullMessage }
+export type { CodeResult, CodeWaitResponse, FullMessage }
