@@ -9,6 +9,7 @@ import { postgresGlobalState } from './postgres-global-state.js'
 import { clientKey } from '@tempbox/ip'
 import { redactUrl } from './redact-url.js'
 import { fastifyTrustProxy } from './trust-proxy.js'
+import { answerCachedPollsFirst } from './poll-fast-path.js'
 import rateLimit from '@fastify/rate-limit'
 import dbPlugin from './plugins/db.js'
 import errorHandler from './plugins/error-handler.js'
@@ -110,5 +111,7 @@ export async function buildApp(config: Config, globalState?: GlobalState): Promi
   // Short links stay short (/s/{code}, outside /api) and come before the web app's catch-all.
   await app.register(shortRedirectRoutes)
   if (config.webDistDir) await app.register(webStatic, { root: config.webDistDir })
+  // With access lines on, every request takes Fastify's path, where they are written.
+  if (!config.logRequests) answerCachedPollsFirst(app)
   return app
 }

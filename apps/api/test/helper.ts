@@ -18,13 +18,19 @@ process.once('exit', () => {
  * A file rather than `:memory:`, so the mail watcher runs production's `PRAGMA data_version` check on a connection of
  * its own. In vitest's `postgres` project (vitest.config.ts) the app gets a database of its own on the run's
  * PostgreSQL instead, unless `env` names a database. Close it after the test: `afterEach(() => app.close())`.
- * `adjust` sets what the environment cannot say as briefly as a test needs (a retry window of seconds, say).
+ * `adjust` sets what the environment cannot say as briefly as a test needs (a retry window of seconds, say);
+ * `beforeReady` may add hooks, which Fastify refuses once the app is ready.
  */
-export async function buildTestApp(env: Record<string, string> = {}, adjust: (config: Config) => Config = (c) => c): Promise<App> {
+export async function buildTestApp(
+  env: Record<string, string> = {},
+  adjust: (config: Config) => Config = (c) => c,
+  beforeReady: (app: App) => void = () => undefined,
+): Promise<App> {
   const dir = mkdtempSync(join(tmpdir(), 'tempbox-api-test-'))
   folders.push(dir)
   const config = loadConfig({ DATABASE_PATH: join(dir, 'tempbox.sqlite'), LOG_LEVEL: 'silent', WEB_DIST_DIR: '', ...(await engineEnv(env)), ...env })
   const app = await buildApp(adjust(config))
+  beforeReady(app)
   await app.ready()
   return app
 }

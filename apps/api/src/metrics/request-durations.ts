@@ -58,10 +58,13 @@ export class RequestDurations {
   readonly type = 'histogram'
   readonly aggregator = 'sum'
   private readonly all: Series[] = []
+  private readonly routes = new Map<string, RouteDurations>()
 
-  /** The series of one route pattern (`'unmatched'` for requests no route took). */
+  /** The series of one route pattern (`'unmatched'` for requests no route took); the same object for the same pattern. */
   route(pattern: string): RouteDurations {
-    return new RouteDurations(pattern, this.all)
+    let route = this.routes.get(pattern)
+    if (!route) this.routes.set(pattern, (route = new RouteDurations(pattern, this.all)))
+    return route
   }
 
   get(): Promise<{ name: string; help: string; type: string; aggregator: string; values: Value[] }> {

@@ -38,6 +38,11 @@ function blocksOf(limits: MissLimits, scope: string): Map<string, number> {
   return blocks
 }
 
+/** The clients this process knows to be blocked in `scope` (key: clientKey, value: until when), for a caller to read. */
+export function blockedClients(limits: MissLimits, scope: string): ReadonlyMap<string, number> {
+  return blocksOf(limits, scope)
+}
+
 /**
  * Makes guessing names cost: every miss a client gets from these routes is counted (app.globalState.missLimits,
  * shared by all API processes), and past the limit it gets 429 with Retry-After on the routes `appliesTo` names. A

@@ -71,8 +71,7 @@ const emailRoutes: FastifyPluginAsyncTypebox = async (app) => {
         querystring: InboxQuery,
         response: { 200: InboxResponse, 304: Type.Null({ description: 'Not modified since the ETag sent.' }), ...addressErrors, 429: ErrorBody },
       },
-      // The access log line per poll is the main per-request cost once the listing is cached.
-      logLevel: 'warn',
+      // No route log level: access lines are off unless LOG_REQUESTS=true (access-log.ts), and then polls get theirs.
     },
     (request, reply) => {
       const { limit, before, q } = request.query
