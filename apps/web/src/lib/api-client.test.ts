@@ -109,4 +109,19 @@ describe('renewing the 15-minute access token', () => {
     await expect(apiRequest('GET', '/api/thing')).rejects.toMatchObject({ status: 401, message: 'Your session has expired. Please sign in again.' })
     expect(localStorage.getItem(AUTH_TOKEN_KEY)).toBeNull()
   })
+
+  it('renews a token whose exp has passed before sending it: a route open to guests would take it as none', async () => {
+    const expired = `x.${btoa(JSON.stringify({ exp: Math.floor(Date.now() / 1000) - 5 }))}.y`
+    localStorage.setItem(AUTH_TOKEN_KEY, expired)
+    const seen: (string | null)[] = []
+    server.use(
+      http.post('/api/email/generate', ({ request }) => {
+        seen.push(request.headers.get('authorization'))
+        return HttpResponse.json({ email: 'a@tempbox.test' })
+      }),
+      http.post('/api/auth/refresh', () => HttpResponse.json({ token: 'new', user: {} })),
+    )
+    expect(await apiJson('POST', '/api/email/generate')).toEqual({ email: 'a@tempbox.test' })
+    expect(seen).toEqual(['Bearer new'])
+  })
 })

@@ -1,4 +1,4 @@
-import { REFRESH_URL, renewSession } from './session-renewal'
+import { REFRESH_URL, renewSession, usableToken } from './session-renewal'
 
 /** localStorage key of the session token (spec §7). */
 export const AUTH_TOKEN_KEY = 'auth_token'
@@ -39,7 +39,7 @@ export async function apiRequest(method: string, url: string, body?: unknown, in
     if (body !== undefined) headers['Content-Type'] = 'application/json'
     return fetch(url, { ...init, method, headers, body: body !== undefined ? JSON.stringify(body) : undefined, credentials: 'include' })
   }
-  const token = storedToken()
+  const token = NO_RENEWAL.has(url) ? storedToken() : await usableToken(storedToken())
   let res = await send(token)
   // The access token lives 15 minutes: renew it once through the refresh cookie and try again.
   if (res.status === 401 && token && !NO_RENEWAL.has(url)) {

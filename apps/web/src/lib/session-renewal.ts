@@ -38,10 +38,24 @@ async function renew(failedToken: string | null): Promise<string | null> {
 
 /** True when the stored token's `exp` has passed (or it cannot be read), so it is renewed before use. */
 export function isExpired(token: string, now = Date.now()): boolean {
+  const exp = expiresAtMs(token)
+  return exp === null || exp <= now
+}
+
+/**
+ * The token to send: renewed first when its `exp` has passed, since routes open to guests (generating an address)
+ * take an expired token as none and would answer as to a guest. An unreadable token is sent as it is.
+ */
+export async function usableToken(token: string | null, now = Date.now()): Promise<string | null> {
+  const exp = token ? expiresAtMs(token) : null
+  return token && exp !== null && exp <= now ? renewSession(token) : token
+}
+
+function expiresAtMs(token: string): number | null {
   try {
     const payload = JSON.parse(atob(token.split('.')[1]!.replace(/-/g, '+').replace(/_/g, '/'))) as { exp?: unknown }
-    return typeof payload.exp !== 'number' || payload.exp * 1000 <= now
+    return typeof payload.exp === 'number' ? payload.exp * 1000 : null
   } catch {
-    return true
+    return null
   }
 }

@@ -31,6 +31,7 @@ describe('defaultFetcher (spec §7)', () => {
   })
 
   it('raises on 401 with "status: response text"', async () => {
+    localStorage.removeItem(AUTH_TOKEN_KEY)
     server.use(http.get('/api/auth/me', () => new HttpResponse('{"error":"Sign in first."}', { status: 401, statusText: 'Unauthorized' })))
     const error = await defaultFetcher('/api/auth/me').catch((e: unknown) => e)
     expect(error).toBeInstanceOf(ApiError)
@@ -41,6 +42,37 @@ describe('defaultFetcher (spec §7)', () => {
   it('uses the status text when the response text is empty', async () => {
     server.use(http.get('/api/x', () => new HttpResponse(null, { status: 503, statusText: 'Service Unavailable' })))
     await expect(defaultFetcher('/api/x')).rejects.toThrow('503: Service Unavailable')
+  })
+})
+
+describe('defaultFetcher and the 15-minute access token', () => {
+  it('on a 401, renews once through the refresh cookie and reads again with the new token', async () => {
+    localStorage.setItem(AUTH_TOKEN_KEY, 'old')
+    const seen: (string | null)[] = []
+    server.use(
+      http.get('/api/auth/addresses', ({ request }) => {
+        seen.push(request.headers.get('authorization'))
+        return request.headers.get('authorization') === 'Bearer new' ? HttpResponse.json({ addresses: [] }) : HttpResponse.json({ error: 'expired' }, { status: 401 })
+      }),
+      http.post('/api/auth/refresh', ({ request }) => HttpResponse.json({ token: request.headers.get('x-tempbox-refresh') === '1' ? 'new' : 'bad' })),
+    )
+    expect(await defaultFetcher('/api/auth/addresses')).toEqual({ addresses: [] })
+    expect(seen).toEqual(['Bearer old', 'Bearer new'])
+    expect(localStorage.getItem(AUTH_TOKEN_KEY)).toBe('new')
+  })
+
+  it('renews a token whose exp has passed before reading', async () => {
+    localStorage.setItem(AUTH_TOKEN_KEY, `x.${btoa(JSON.stringify({ exp: Math.floor(Date.now() / 1000) - 5 }))}.y`)
+    const seen: (string | null)[] = []
+    server.use(
+      http.get('/api/auth/me', ({ request }) => {
+        seen.push(request.headers.get('authorization'))
+        return HttpResponse.json({ user: {} })
+      }),
+      http.post('/api/auth/refresh', () => HttpResponse.json({ token: 'new' })),
+    )
+    await defaultFetcher('/api/auth/me')
+    expect(seen).toEqual(['Bearer new'])
   })
 })
 
