@@ -17,6 +17,10 @@ import { workerGlobalState } from '../src/cluster/worker-state.js'
 import { deliver, generate } from './email-fixtures.js'
 import { rejection } from './app-error.js'
 
+/** A new address for each reservation: a place is held by address. */
+let made = 0
+const fresh = () => `a${++made}@tempbox.test`
+
 /**
  * An IPC channel in memory that behaves like the cluster's: messages go through JSON and arrive in order in a later
  * turn of the event loop; once closed, sending fails.
@@ -60,39 +64,39 @@ describe('address limits held by the primary', () => {
   it('counts addresses made through any worker against one hourly limit, with the single-process message', async () => {
     const [a, b] = inMemoryCluster(2).clients.map((c) => new SharedAddressLimits(c))
     const now = Date.now()
-    await a!.reserve(ip, hour(now), now)
-    await b!.reserve(ip, hour(now), now + 1)
-    await a!.reserve(ip, hour(now), now + 2)
-    const refused = await rejection(b!.reserve(ip, hour(now), now + 3))
+    await a!.reserve(ip, fresh(), hour(now), now)
+    await b!.reserve(ip, fresh(), hour(now), now + 1)
+    await a!.reserve(ip, fresh(), hour(now), now + 2)
+    const refused = await rejection(b!.reserve(ip, fresh(), hour(now), now + 3))
     expect(refused).toMatchObject({ statusCode: 429, code: 'rate_limited', message: 'You can create at most 3 addresses per hour. Please try again later.' })
     // Another client is not affected.
-    await expect(b!.reserve('198.51.100.21', hour(now), now + 3)).resolves.toBeUndefined()
+    await expect(b!.reserve('198.51.100.21', fresh(), hour(now), now + 3)).resolves.toBeUndefined()
   })
 
   it('lets only as many concurrent requests through as the limit allows', async () => {
     const clients = inMemoryCluster(2).clients.map((c) => new SharedAddressLimits(c))
     const now = Date.now()
-    const outcomes = await Promise.allSettled(Array.from({ length: 8 }, (_, i) => clients[i % 2]!.reserve(ip, hour(now), now)))
+    const outcomes = await Promise.allSettled(Array.from({ length: 8 }, (_, i) => clients[i % 2]!.reserve(ip, fresh(), hour(now), now)))
     expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(3)
   })
 
   it('gives a place back when the address could not be created, and applies the active limit', async () => {
     const [a, b] = inMemoryCluster(2, { ...LIMITS, maxActiveAddressesPerIp: 2, maxGeneratedPerHourPerIp: 100 }).clients.map((c) => new SharedAddressLimits(c))
     const now = Date.now()
-    await a!.reserve(ip, hour(now), now)
-    await b!.reserve(ip, hour(now), now)
-    expect(await rejection(a!.reserve(ip, hour(now), now))).toMatchObject({
+    await a!.reserve(ip, fresh(), hour(now), now)
+    await b!.reserve(ip, 'never@tempbox.test', hour(now), now)
+    expect(await rejection(a!.reserve(ip, fresh(), hour(now), now))).toMatchObject({
       statusCode: 429,
       code: 'too_many_active_addresses',
       message: 'You already have 2 active addresses. Release one you no longer need, or wait until one expires.',
     })
-    await b!.release(ip, hour(now), now)
-    await expect(a!.reserve(ip, hour(now), now)).resolves.toBeUndefined()
+    await b!.release(ip, 'never@tempbox.test', now)
+    await expect(a!.reserve(ip, fresh(), hour(now), now)).resolves.toBeUndefined()
   })
 
   it('keeps no raw IP in the primary', async () => {
     const { state, clients } = inMemoryCluster(1)
-    await new SharedAddressLimits(clients[0]!).reserve(ip, hour(Date.now()), Date.now())
+    await new SharedAddressLimits(clients[0]!).reserve(ip, fresh(), hour(Date.now()), Date.now())
     const entries = (state.limiter as unknown as { entries: Map<string, unknown> }).entries
     expect(entries.size).toBe(1)
     expect([...entries.keys()].join()).not.toContain(ip)
@@ -100,9 +104,9 @@ describe('address limits held by the primary', () => {
 
   it('fails closed with 503 when the primary does not answer or is gone', async () => {
     const now = Date.now()
-    const stuck = await rejection(new SharedAddressLimits(orphanClient(50)).reserve(ip, hour(now), now))
+    const stuck = await rejection(new SharedAddressLimits(orphanClient(50)).reserve(ip, fresh(), hour(now), now))
     expect(stuck).toMatchObject({ statusCode: 503, code: 'unavailable', message: UNAVAILABLE })
-    const gone = await rejection(new SharedAddressLimits(orphanClient(60_000, true)).reserve(ip, hour(now), now))
+    const gone = await rejection(new SharedAddressLimits(orphanClient(60_000, true)).reserve(ip, fresh(), hour(now), now))
     expect(gone).toMatchObject({ statusCode: 503, code: 'unavailable' })
   })
 })

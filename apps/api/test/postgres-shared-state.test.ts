@@ -16,6 +16,10 @@ import { NO_PEERS } from '../src/global-state.js'
 import { usePostgres, waitFor } from './postgres-server.js'
 import { rejection } from './app-error.js'
 
+/** A new address for each reservation: a place is held by address. */
+let made = 0
+const fresh = () => `a${++made}@tempbox.test`
+
 /**
  * The state several API nodes share on PostgreSQL, each "node" a Kysely pool of its own on one real server: limits
  * and counters hold across them, even for requests racing each other, and no raw IP is stored.
@@ -36,7 +40,7 @@ describe('address limits in PostgreSQL', () => {
   it('lets N concurrent reservations from two nodes take exactly the 5 active places', async () => {
     const [a, b] = (await pg.pools(2)).map((db) => new PostgresAddressLimits(db, KEY, 5, 100))
     const now = Date.now()
-    const outcomes = await Promise.allSettled(Array.from({ length: 40 }, (_, i) => (i % 2 ? a! : b!).reserve(IP, now + HOUR, now + i)))
+    const outcomes = await Promise.allSettled(Array.from({ length: 40 }, (_, i) => (i % 2 ? a! : b!).reserve(IP, fresh(), now + HOUR, now + i)))
     expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(5)
     for (const o of outcomes.filter((o) => o.status === 'rejected')) {
       expect(o.reason).toMatchObject({
@@ -46,50 +50,52 @@ describe('address limits in PostgreSQL', () => {
       })
     }
     // Another client is not affected.
-    await expect(a!.reserve('198.51.100.21', now + HOUR, now)).resolves.toBeUndefined()
+    await expect(a!.reserve('198.51.100.21', fresh(), now + HOUR, now)).resolves.toBeUndefined()
   })
 
   it('holds the hourly limit across nodes under concurrency, with the single-process answer', async () => {
     const [a, b] = (await pg.pools(2)).map((db) => new PostgresAddressLimits(db, KEY, 50, 3))
     const now = Date.now()
-    const outcomes = await Promise.allSettled(Array.from({ length: 12 }, (_, i) => (i % 2 ? a! : b!).reserve(IP, now + HOUR, now)))
+    const outcomes = await Promise.allSettled(Array.from({ length: 12 }, (_, i) => (i % 2 ? a! : b!).reserve(IP, fresh(), now + HOUR, now)))
     expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(3)
-    expect(await rejection(a!.reserve(IP, now + HOUR, now + 1))).toMatchObject({
+    expect(await rejection(a!.reserve(IP, fresh(), now + HOUR, now + 1))).toMatchObject({
       statusCode: 429,
       code: 'rate_limited',
       message: 'You can create at most 3 addresses per hour. Please try again later.',
     })
     // An hour later the hour's count is spent (the active limit, 50, is far).
-    await expect(b!.reserve(IP, now + 2 * HOUR, now + HOUR + 1)).resolves.toBeUndefined()
+    await expect(b!.reserve(IP, fresh(), now + 2 * HOUR, now + HOUR + 1)).resolves.toBeUndefined()
   })
 
-  it('gives a place back on release, frees the active place but not the hourly one on free', async () => {
+  it('gives a place back on release, frees the active place but not the hourly one on an early end', async () => {
     const [a, b] = (await pg.pools(2)).map((db) => new PostgresAddressLimits(db, KEY, 2, 4))
     const now = Date.now()
-    await a!.reserve(IP, now + HOUR, now)
-    await b!.reserve(IP, now + 2 * HOUR, now + 1)
-    expect((await rejection(a!.reserve(IP, now + HOUR, now + 2))).code).toBe('too_many_active_addresses')
+    let released = fresh()
+    await a!.reserve(IP, released, now + HOUR, now)
+    await b!.reserve(IP, 'never@tempbox.test', now + 2 * HOUR, now + 1)
+    expect((await rejection(a!.reserve(IP, fresh(), now + HOUR, now + 2))).code).toBe('too_many_active_addresses')
     // The second address could not be made after all: its place, active and hourly, comes back.
-    await b!.release(IP, now + 2 * HOUR, now + 1)
-    await a!.reserve(IP, now + 3 * HOUR, now + 3)
-    // Deleting an address early frees its active place; the hour still counts it.
+    await b!.release(IP, 'never@tempbox.test', now + 1)
+    await a!.reserve(IP, fresh(), now + 3 * HOUR, now + 3)
+    // Deleting an address early (whichever node hears of it) frees its active place; the hour still counts it.
     for (const at of [now + 4, now + 5]) {
-      await b!.free(IP, now + HOUR)
-      await a!.reserve(IP, now + HOUR, at)
+      await b!.moveEnd(released, 0)
+      released = fresh()
+      await a!.reserve(IP, released, now + HOUR, at)
     }
-    await b!.free(IP, now + HOUR)
-    expect((await rejection(a!.reserve(IP, now + HOUR, now + 6))).code).toBe('rate_limited')
+    await b!.moveEnd(released, 0)
+    expect((await rejection(a!.reserve(IP, fresh(), now + HOUR, now + 6))).code).toBe('rate_limited')
     // Past the hour, one address is still active (until now + 3 h): one place of two.
-    await a!.reserve(IP, now + 4 * HOUR, now + HOUR + 10)
-    expect((await rejection(b!.reserve(IP, now + 4 * HOUR, now + HOUR + 11))).code).toBe('too_many_active_addresses')
+    await a!.reserve(IP, fresh(), now + 4 * HOUR, now + HOUR + 10)
+    expect((await rejection(b!.reserve(IP, fresh(), now + 4 * HOUR, now + HOUR + 11))).code).toBe('too_many_active_addresses')
   })
 
   it('stores an HMAC of the client, never its IP, and the sweep deletes what no longer limits', async () => {
     const [db] = await pg.pools(1)
     const limits = new PostgresAddressLimits(db!, KEY, 5, 100)
     const now = Date.now()
-    await limits.reserve(IP, now - HOUR, now - 2 * HOUR)
-    await limits.reserve('2001:db8:1:2::', now + HOUR, now)
+    await limits.reserve(IP, fresh(), now - HOUR, now - 2 * HOUR)
+    await limits.reserve('2001:db8:1:2::', fresh(), now + HOUR, now)
     const text = await sharedRowsAsText(db!)
     expect(text).not.toContain(IP)
     expect(text).not.toContain('2001:db8')

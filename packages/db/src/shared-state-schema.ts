@@ -24,8 +24,10 @@ export interface AddressLimitSlotTable {
   id: Generated<number>
   client_key: Buffer
   created_at: number
-  /** The address's expiry; 0 once its holder released it early (it then counts for the hourly limit only). */
+  /** The address's end, following every change of it; 0 once released early (it then counts for the hourly limit only). */
   expires_at: number
+  /** HMAC of the address it counts (null on slots from before 2026_11_28_000401). */
+  address_key: Buffer | null
 }
 
 export interface WindowCounterTable {

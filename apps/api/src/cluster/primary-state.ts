@@ -27,9 +27,9 @@ export class PrimaryState {
   /** `otherWorkers(origin)`: the channels of every live worker but the one asking. */
   handlers(otherWorkers: (origin: IpcPort) => Iterable<IpcPort>): IpcHandlers {
     return {
-      'limits.reserve': ({ ip, expiresAt, now }) => this.limiter.reserve(ip, expiresAt, now),
-      'limits.release': ({ ip, expiresAt, now }) => this.limiter.release(ip, expiresAt, now),
-      'limits.free': ({ ip, expiresAt }) => this.limiter.free(ip, expiresAt),
+      'limits.reserve': ({ ip, address, expiresAt, now }) => this.limiter.reserve(ip, address, expiresAt, now),
+      'limits.release': ({ ip, address, now }) => this.limiter.release(ip, address, now),
+      'limits.moveEnd': ({ address, expiresAt }) => this.limiter.moveEnd(address, expiresAt),
       'rateLimit.incr': (request) => this.counters.incr(request),
       'misses.count': ({ scope, client, now }) => this.misses.miss(scope, client, now),
       'loginFailures.blocked': ({ account, now }) => this.loginFailures.blocked(account, now),

@@ -7,6 +7,7 @@ export type WorkerRole = 'sweeper' | 'server'
 export interface AddressReservation {
   /** Crosses IPC in memory only: the primary keys its entries by an HMAC of it, like a single process does. */
   ip: string
+  address: string
   expiresAt: number
   now: number
 }
@@ -31,8 +32,8 @@ export interface RateLimitCount {
 /** Requests a worker makes of the primary: method → [arguments, result]. */
 export interface PrimaryMethods {
   'limits.reserve': [AddressReservation, void]
-  'limits.release': [AddressReservation, void]
-  'limits.free': [Omit<AddressReservation, 'now'>, void]
+  'limits.release': [Omit<AddressReservation, 'expiresAt'>, void]
+  'limits.moveEnd': [Pick<AddressReservation, 'address' | 'expiresAt'>, void]
   'rateLimit.incr': [RateLimitIncrement, RateLimitCount]
   /** One miss of a guessed name; answers the ms the client must wait (0 while under the limit). */
   'misses.count': [{ scope: string; client: string; now: number }, number]

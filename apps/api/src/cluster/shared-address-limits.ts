@@ -8,16 +8,16 @@ import type { IpcClient } from './ipc.js'
 export class SharedAddressLimits implements AddressLimits {
   constructor(private readonly ipc: IpcClient) {}
 
-  reserve(ip: string, expiresAt: number, now: number): Promise<void> {
-    return this.ipc.request('limits.reserve', { ip, expiresAt, now })
+  reserve(ip: string, address: string, expiresAt: number, now: number): Promise<void> {
+    return this.ipc.request('limits.reserve', { ip, address, expiresAt, now })
   }
 
-  release(ip: string, expiresAt: number, now: number): Promise<void> {
-    return this.ipc.request('limits.release', { ip, expiresAt, now })
+  release(ip: string, address: string, now: number): Promise<void> {
+    return this.ipc.request('limits.release', { ip, address, now })
   }
 
-  free(ip: string, expiresAt: number): Promise<void> {
-    return this.ipc.request('limits.free', { ip, expiresAt })
+  moveEnd(address: string, expiresAt: number): Promise<void> {
+    return this.ipc.request('limits.moveEnd', { address, expiresAt })
   }
 
   /** The primary prunes its limiter on its own timer. */

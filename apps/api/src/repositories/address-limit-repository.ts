@@ -13,11 +13,11 @@ export interface SlotLimits {
 }
 
 /**
- * Counts one address for `clientKey` unless a limit is reached. The upsert of the client's row locks it until the
+ * Counts one address (`addressKey`, an HMAC of it) for `clientKey` unless a limit is reached. The upsert of the client's row locks it until the
  * commit, so reservations of one client are decided one at a time by every node; the count that follows is a new
  * statement, so it sees every slot a reservation before this one committed (READ COMMITTED).
  */
-export async function reserveSlot(db: Db, clientKey: Buffer, limits: SlotLimits, expiresAt: number, now: number): Promise<Reservation> {
+export async function reserveSlot(db: Db, clientKey: Buffer, addressKey: Buffer, limits: SlotLimits, expiresAt: number, now: number): Promise<Reservation> {
   return db.transaction().execute(async (trx) => {
     await trx
       .withTables<SharedStateTables>()
@@ -31,8 +31,8 @@ export async function reserveSlot(db: Db, clientKey: Buffer, limits: SlotLimits,
                count(*) FILTER (WHERE expires_at > ${now}::bigint) AS active
         FROM address_limit_slot WHERE client_key = ${clientKey}
       ), added AS (
-        INSERT INTO address_limit_slot (client_key, created_at, expires_at)
-        SELECT ${clientKey}, ${now}::bigint, ${expiresAt}::bigint FROM counts
+        INSERT INTO address_limit_slot (client_key, address_key, created_at, expires_at)
+        SELECT ${clientKey}, ${addressKey}, ${now}::bigint, ${expiresAt}::bigint FROM counts
         WHERE hourly < ${limits.maxPerHour}::int AND active < ${limits.maxActive}::int
         RETURNING 1
       )
@@ -43,8 +43,8 @@ export async function reserveSlot(db: Db, clientKey: Buffer, limits: SlotLimits,
   })
 }
 
-/** Removes one slot reserved at `createdAt` for an address expiring at `expiresAt` (it was never made). */
-export async function deleteSlot(db: Db, clientKey: Buffer, expiresAt: number, createdAt: number): Promise<void> {
+/** Removes the slot reserved at `createdAt` for an address that was never made. */
+export async function deleteSlot(db: Db, clientKey: Buffer, addressKey: Buffer, createdAt: number): Promise<void> {
   const t = db.withTables<SharedStateTables>()
   await t
     .deleteFrom('address_limit_slot')
@@ -54,23 +54,19 @@ export async function deleteSlot(db: Db, clientKey: Buffer, expiresAt: number, c
         .select('id')
         .where('client_key', '=', clientKey)
         .where('created_at', '=', createdAt)
-        .where('expires_at', '=', expiresAt)
+        .where('address_key', '=', addressKey)
         .orderBy('id', 'desc')
         .limit(1),
     )
     .execute()
 }
 
-/** Ends the active part of one slot (its address was released early); it still counts for the hourly limit. */
-export async function freeSlot(db: Db, clientKey: Buffer, expiresAt: number): Promise<void> {
-  const t = db.withTables<SharedStateTables>()
-  await t
-    .updateTable('address_limit_slot')
-    .set({ expires_at: 0 })
-    .where('id', '=', (eb) =>
-      eb.selectFrom('address_limit_slot').select('id').where('client_key', '=', clientKey).where('expires_at', '=', expiresAt).orderBy('id', 'desc').limit(1),
-    )
-    .execute()
+/**
+ * Moves the active part of an address's slot to its new end (`now` once released); it still counts for the hourly
+ * limit. Whoever changes the end, the slot of the client that made the address follows.
+ */
+export async function moveSlotEnd(db: Db, addressKey: Buffer, expiresAt: number): Promise<void> {
+  await db.withTables<SharedStateTables>().updateTable('address_limit_slot').set({ expires_at: expiresAt }).where('address_key', '=', addressKey).execute()
 }
 
 /** Deletes slots and client rows that no longer limit anything; returns how many rows went. */

@@ -1,12 +1,24 @@
 import type { Db, InboxRow } from '@tempbox/db'
 
-/** Sets how a live address ends: its burn mode and the expiry the sweep deletes it at. Undefined when it is gone. */
-export async function setInboxLifetime(db: Db, id: number, burn: InboxRow['burn'], expiresAt: number, now: number) {
+export interface InboxLifetime {
+  burn: InboxRow['burn']
+  expiresAt: number
+  /** The end a burn timer shortened (given back when it is turned off); null when none did. */
+  unburnedExpiresAt: number | null
+}
+
+/**
+ * Sets how a live address ends, provided it still ends as `from` says (another request may have changed it since it
+ * was read): undefined when it is gone or changed, so the caller reads it again.
+ */
+export async function setInboxLifetime(db: Db, id: number, from: Pick<InboxRow, 'burn' | 'expires_at'>, to: InboxLifetime, now: number) {
   return db
     .updateTable('inbox')
-    .set({ burn, expires_at: expiresAt })
+    .set({ burn: to.burn, expires_at: to.expiresAt, unburned_expires_at: to.unburnedExpiresAt })
     .where('id', '=', id)
     .where('expires_at', '>', now)
+    .where('expires_at', '=', from.expires_at)
+    .where((eb) => (from.burn === null ? eb('burn', 'is', null) : eb('burn', '=', from.burn)))
     .returning(['address', 'expires_at', 'burn'])
     .executeTakeFirst()
 }

@@ -111,7 +111,7 @@ const emailRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      await inboxes.releaseInbox(request.ip, request.params.address)
+      await inboxes.releaseInbox(request.params.address)
       return { success: true, message: 'The address and its mail have been deleted.' }
     },
   )

@@ -46,7 +46,7 @@ const messageRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const inbox = await inboxes.getInbox(request.params.address)
       reply.header('Cache-Control', 'no-store')
-      return inboxes.setRead(inbox, request.params.id, request.body.read, request.ip)
+      return inboxes.setRead(inbox, request.params.id, request.body.read)
     },
   )
 

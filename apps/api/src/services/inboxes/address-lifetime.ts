@@ -2,7 +2,8 @@ import type { Db, InboxRow } from '@tempbox/db'
 import type { AddressLifetime } from '@tempbox/types'
 import type { Config } from '../../config.js'
 import { AppError } from '../../errors.js'
-import { setInboxLifetime } from '../../repositories/burn-repository.js'
+import { setInboxLifetime, type InboxLifetime } from '../../repositories/burn-repository.js'
+import { findInboxByAddress } from '../../repositories/inbox-repository.js'
 import type { InboxService } from './inbox-service.js'
 
 const DAY_MS = 86_400_000
@@ -26,8 +27,25 @@ export function burnOf(input: { burnAfterRead?: boolean; burnAfterMinutes?: numb
 }
 
 /**
+ * How an address ends after a burn request. A timer only ever shortens: its end is never later than the end before
+ * the call. Turning burning off gives back the end the address had before its first timer (kept in
+ * unburned_expires_at) and never a later one; an address made with a timer keeps its timer's end.
+ */
+export function lifetimeAfterBurn(inbox: InboxRow, burn: Burn, now: number): InboxLifetime {
+  const current = inbox.expires_at
+  const unburned = inbox.unburned_expires_at
+  if (burn.minutes !== null) return { burn: 'timer', expiresAt: Math.min(current, now + burn.minutes * 60_000), unburnedExpiresAt: unburned ?? current }
+  if (burn.mode === 'read') return { burn: 'read', expiresAt: current, unburnedExpiresAt: unburned }
+  return { burn: null, expiresAt: unburned ?? current, unburnedExpiresAt: null }
+}
+
+/** Tries of a lifetime change that lost a race with another change of the same address (each reads it again). */
+const MAX_TRIES = 5
+
+/**
  * Changing when a live address ends, after it was made: burning it early (anyone holding the address may, as they may
  * release it) or keeping a saved one longer (only its signed-in owner, up to SAVED_ADDRESS_MAX_DAYS from creation).
+ * The per-client place of the address follows its end, so neither frees a place while the address lives.
  */
 export class AddressLifetimeService {
   constructor(
@@ -38,11 +56,7 @@ export class AddressLifetimeService {
 
   async setBurn(rawAddress: string, input: { burnAfterRead?: boolean; burnAfterMinutes?: number }, now = Date.now()): Promise<AddressLifetime> {
     const burn = burnOf(input)
-    const inbox = await this.inboxes.getInbox(rawAddress)
-    const usual = inbox.created_at + this.config.addressTtlMs
-    // Turning burning off gives back the usual lifetime, never more than an owner's extension already granted.
-    const expiresAt = burn.minutes !== null ? now + burn.minutes * 60_000 : burn.mode === 'read' ? inbox.expires_at : Math.max(inbox.expires_at, usual)
-    return this.update(inbox, burn.mode, expiresAt, now)
+    return this.update(await this.inboxes.getInbox(rawAddress), now, (inbox) => lifetimeAfterBurn(inbox, burn, now))
   }
 
   async extend(rawAddress: string, userId: number | undefined, days: number, now = Date.now()): Promise<AddressLifetime> {
@@ -64,14 +78,23 @@ export class AddressLifetimeService {
       })
     }
     // Kept longer means not burned: the owner chose to keep it.
-    return this.update(inbox, null, expiresAt, now)
+    return this.update(inbox, now, () => ({ burn: null, expiresAt, unburnedExpiresAt: null }))
   }
 
-  private async update(inbox: InboxRow, burn: InboxRow['burn'], expiresAt: number, now: number): Promise<AddressLifetime> {
-    const row = await setInboxLifetime(this.db, inbox.id, burn, expiresAt, now)
-    // The cached row holds the old lifetime; the next read takes the new one from the database.
-    this.inboxes.forgetInboxes([inbox])
-    if (!row) throw new AppError('inbox_not_found', 'This address does not exist or has expired. Generate a new one.')
-    return { email: row.address, expiresAt: new Date(row.expires_at).toISOString(), burn: row.burn }
+  private async update(read: InboxRow, now: number, change: (inbox: InboxRow) => InboxLifetime): Promise<AddressLifetime> {
+    let inbox: InboxRow | undefined = read
+    for (let tries = 0; inbox && inbox.expires_at > now && tries < MAX_TRIES; tries++) {
+      const to = change(inbox)
+      const row = await setInboxLifetime(this.db, inbox.id, inbox, to, now)
+      // The cached row holds the old lifetime; the next read takes the new one from the database.
+      this.inboxes.forgetInboxes([inbox])
+      if (row) {
+        if (row.expires_at !== inbox.expires_at) await this.inboxes.limiter.moveEnd(row.address, row.expires_at)
+        return { email: row.address, expiresAt: new Date(row.expires_at).toISOString(), burn: row.burn }
+      }
+      inbox = await findInboxByAddress(this.db, inbox.address)
+    }
+    if (inbox && inbox.expires_at > now) throw new AppError('internal', 'The address was changed by several requests at once. Please try again.')
+    throw new AppError('inbox_not_found', 'This address does not exist or has expired. Generate a new one.')
   }
 }

@@ -151,18 +151,31 @@ export class InboxService {
     const now = Date.now()
     // A timer is an earlier expiry: the limiter, the sweep and mail-ingest's refusal all follow expires_at already.
     const expiresAt = now + (burn.minutes === null ? this.config.addressTtlMs : burn.minutes * 60_000)
-    // Counted before the insert, so concurrent requests (in any API process) cannot all pass the check.
-    await this.limiter.reserve(input.ip, expiresAt, now)
+    return this.insertNew(input, chosen, domain, now, expiresAt, burn)
+  }
+
+  /**
+   * Counts `address` against the client's limits before its insert, so concurrent requests (in any API process) cannot
+   * all pass the check; `made` says whether the insert made it. One not made counts for nothing.
+   */
+  private async reserved<T>(ip: string, address: string, expiresAt: number, now: number, insert: () => Promise<T>, made: (result: T) => boolean): Promise<T> {
+    await this.limiter.reserve(ip, address, expiresAt, now)
+    let result: T
     try {
-      return await this.insertNew(input, chosen, domain, now, expiresAt, burn)
+      result = await insert()
     } catch (err) {
-      // Nothing was created, so nothing counts; if even that fails, the client is held to a stricter limit, not a looser one.
-      try {
-        await this.limiter.release(input.ip, expiresAt, now)
-      } catch {
-        // the original error is the one to report
-      }
+      await this.unreserve(ip, address, now)
       throw err
+    }
+    if (!made(result)) await this.unreserve(ip, address, now)
+    return result
+  }
+
+  private async unreserve(ip: string, address: string, now: number): Promise<void> {
+    try {
+      await this.limiter.release(ip, address, now)
+    } catch {
+      // The client is held to a stricter limit, not a looser one; the insert's own outcome is the one to report.
     }
   }
 
@@ -178,7 +191,8 @@ export class InboxService {
     for (let attempt = 0; attempt < 5; attempt++) {
       const localPart = chosen ?? randomLocalPart()
       const address = `${localPart}@${domain}`
-      const row = await insertInbox(this.db, { address, localPart, domain, userId: input.userId ?? null, createdAt: now, expiresAt, burn: burn.mode })
+      const insert = () => insertInbox(this.db, { address, localPart, domain, userId: input.userId ?? null, createdAt: now, expiresAt, burn: burn.mode })
+      const row = await this.reserved(input.ip, address, expiresAt, now, insert, (r) => Boolean(r))
       if (row) return { email: address, expiresAt: new Date(expiresAt).toISOString(), burn: burn.mode }
       if (chosen) {
         // An expired address the sweep has not removed yet is free again.
@@ -226,20 +240,20 @@ export class InboxService {
 
   /**
    * Deletes an address and its mail before it expires (its holder is done with it). Knowing the address is what
-   * lets anyone read it, so it is also what lets them release it. Its active place under the per-client limit is
-   * freed for the client releasing it; open streams of it end as they do at expiry.
+   * lets anyone read it, so it is also what lets them release it. Its active place under the per-client limit
+   * (the one of the client that made it) is freed; open streams of it end as they do at expiry.
    */
-  async releaseInbox(ip: string, rawAddress: string): Promise<void> {
+  async releaseInbox(rawAddress: string): Promise<void> {
     const inbox = await this.getInbox(rawAddress)
     if (!(await deleteInbox(this.db, inbox.id))) throw new AppError('inbox_not_found', INBOX_NOT_FOUND)
-    await this.inboxDeleted(ip, inbox)
+    await this.inboxDeleted(inbox)
   }
 
   /** An inbox deleted before its time (released or burned): caches forget it, its streams end, its place is freed. */
-  private async inboxDeleted(ip: string, inbox: InboxRow): Promise<void> {
+  private async inboxDeleted(inbox: InboxRow): Promise<void> {
     this.forgetInbox(inbox)
     this.watcher.inboxExpired(inbox.id)
-    await this.limiter.free(ip, inbox.expires_at)
+    await this.limiter.moveEnd(inbox.address, Date.now())
   }
 
   /** Saves a live address (the one in use when signing in) to the account; 409 when another account holds it. */
@@ -483,13 +497,13 @@ export class InboxService {
    * Reading a message never marks it: GET stays safe for API clients, prefetchers and waits, and the web app says
    * when its reader opened one. Setting the state it already has changes nothing, so listings keep their ETag.
    */
-  async setRead(inbox: InboxRow, rawId: string, read: boolean, ip = ''): Promise<MessageReadState> {
+  async setRead(inbox: InboxRow, rawId: string, read: boolean): Promise<MessageReadState> {
     const id = Number(rawId)
     const result = Number.isSafeInteger(id) ? await setMessageRead(this.db, inbox.id, id, read, Date.now()) : { found: false, changed: false }
     if (!result.found) throw new AppError('message_not_found', 'This message does not exist. It may have been deleted.')
     // Any read of a burn-on-read inbox is its first one: the inbox does not outlive it.
     if (read && (await deleteIfBurnsOnRead(this.db, inbox.id))) {
-      await this.inboxDeleted(ip, inbox)
+      await this.inboxDeleted(inbox)
       return { id: String(id), read, unread: 0, burned: true }
     }
     if (result.changed) {

@@ -6,26 +6,26 @@ const HOUR_MS = 3_600_000
 interface Entry {
   /** Creation times within the last hour. */
   generated: number[]
-  /** Expiry times of the addresses this client still has alive. */
-  activeUntil: number[]
+  /** The end of each address this client made, by address: it counts as active until then. */
+  activeUntil: Map<string, number>
 }
 
 /**
  * The per-client address limits as the inbox rules see them: an AddressLimiter in this process, one in the cluster's
  * primary reached over IPC (several API processes on one host), or PostgreSQL's tables (several nodes on PostgreSQL).
  * Reserving checks and counts in one step, so two requests from one client racing through different processes cannot
- * both take the last place.
+ * both take the last place. A place is held by address, so it follows that address's end whoever changes it.
  */
 export interface AddressLimits {
-  /** Counts one new address for `ip`, or throws the 429 AppError when its limits allow none now. */
-  reserve(ip: string, expiresAt: number, now: number): void | Promise<void>
+  /** Counts `address` (about to be made, ending at `expiresAt`) for `ip`, or throws the 429 AppError when none is allowed now. */
+  reserve(ip: string, address: string, expiresAt: number, now: number): void | Promise<void>
   /** Gives back a reservation whose address could not be created after all. */
-  release(ip: string, expiresAt: number, now: number): void | Promise<void>
+  release(ip: string, address: string, now: number): void | Promise<void>
   /**
-   * Frees the active place of an address its holder released (deleted) before it expired. The hourly count stays:
-   * creating and releasing in a loop must not get round the per-hour limit.
+   * The address now ends at `expiresAt` (a burn, a longer keep, or `now` when released or burned): its active place is
+   * held until then. The hourly count stays: creating and releasing in a loop must not get round the per-hour limit.
    */
-  free(ip: string, expiresAt: number): void | Promise<void>
+  moveEnd(address: string, expiresAt: number): void | Promise<void>
   /** Drops what no longer limits anything (called by the sweeper). */
   sweep(now: number): void
 }
@@ -47,6 +47,8 @@ export function activeLimitReached(maxActive: number): AppError {
 export class AddressLimiter implements AddressLimits {
   private readonly key = randomBytes(32)
   private readonly entries = new Map<string, Entry>()
+  /** Which client's entry holds each address's place. */
+  private readonly holders = new Map<string, string>()
 
   constructor(
     private readonly maxActive: number,
@@ -57,60 +59,54 @@ export class AddressLimiter implements AddressLimits {
     return createHmac('sha256', this.key).update(ip).digest('base64url')
   }
 
-  private prune(entry: Entry, now: number): void {
+  private prune(k: string, entry: Entry, now: number): void {
     entry.generated = entry.generated.filter((t) => t > now - HOUR_MS)
-    entry.activeUntil = entry.activeUntil.filter((t) => t > now)
+    for (const [address, until] of entry.activeUntil) {
+      if (until > now) continue
+      entry.activeUntil.delete(address)
+      if (this.holders.get(address) === k) this.holders.delete(address)
+    }
+    if (entry.generated.length === 0 && entry.activeUntil.size === 0) this.entries.delete(k)
   }
 
   /** Throws 429 when the client may not generate another address now. */
   check(ip: string, now = Date.now()): void {
-    const entry = this.entries.get(this.keyOf(ip))
+    const k = this.keyOf(ip)
+    const entry = this.entries.get(k)
     if (!entry) return
-    this.prune(entry, now)
+    this.prune(k, entry, now)
     if (entry.generated.length >= this.maxPerHour) throw hourlyLimitReached(this.maxPerHour)
-    if (entry.activeUntil.length >= this.maxActive) throw activeLimitReached(this.maxActive)
+    if (entry.activeUntil.size >= this.maxActive) throw activeLimitReached(this.maxActive)
   }
 
-  record(ip: string, expiresAt: number, now = Date.now()): void {
-    const k = this.keyOf(ip)
-    const entry = this.entries.get(k) ?? { generated: [], activeUntil: [] }
-    entry.generated.push(now)
-    entry.activeUntil.push(expiresAt)
-    this.entries.set(k, entry)
-  }
-
-  reserve(ip: string, expiresAt: number, now = Date.now()): void {
+  reserve(ip: string, address: string, expiresAt: number, now = Date.now()): void {
     this.check(ip, now)
-    this.record(ip, expiresAt, now)
+    const k = this.keyOf(ip)
+    const entry = this.entries.get(k) ?? { generated: [], activeUntil: new Map<string, number>() }
+    entry.generated.push(now)
+    entry.activeUntil.set(address, expiresAt)
+    this.entries.set(k, entry)
+    this.holders.set(address, k)
   }
 
-  release(ip: string, expiresAt: number, now = Date.now()): void {
+  release(ip: string, address: string, now = Date.now()): void {
     const k = this.keyOf(ip)
     const entry = this.entries.get(k)
     if (!entry) return
-    removeOne(entry.generated, now)
-    removeOne(entry.activeUntil, expiresAt)
-    if (entry.generated.length === 0 && entry.activeUntil.length === 0) this.entries.delete(k)
+    const i = entry.generated.lastIndexOf(now)
+    if (i !== -1) entry.generated.splice(i, 1)
+    if (this.holders.get(address) === k) entry.activeUntil.set(address, 0)
+    this.prune(k, entry, now)
   }
 
-  free(ip: string, expiresAt: number): void {
-    const k = this.keyOf(ip)
-    const entry = this.entries.get(k)
-    if (!entry) return
-    removeOne(entry.activeUntil, expiresAt)
-    if (entry.generated.length === 0 && entry.activeUntil.length === 0) this.entries.delete(k)
+  moveEnd(address: string, expiresAt: number): void {
+    const k = this.holders.get(address)
+    const entry = k === undefined ? undefined : this.entries.get(k)
+    if (entry?.activeUntil.has(address)) entry.activeUntil.set(address, expiresAt)
   }
 
   /** Drops entries that no longer limit anything (called by the sweeper). */
   sweep(now = Date.now()): void {
-    for (const [k, entry] of this.entries) {
-      this.prune(entry, now)
-      if (entry.generated.length === 0 && entry.activeUntil.length === 0) this.entries.delete(k)
-    }
+    for (const [k, entry] of this.entries) this.prune(k, entry, now)
   }
-}
-
-function removeOne(values: number[], value: number): void {
-  const i = values.lastIndexOf(value)
-  if (i !== -1) values.splice(i, 1)
 }

@@ -1,5 +1,5 @@
 import type { Db } from '@tempbox/db'
-import { deleteSlot, deleteSpentSlots, freeSlot, reserveSlot, type SlotLimits } from '../../repositories/address-limit-repository.js'
+import { deleteSlot, deleteSpentSlots, moveSlotEnd, reserveSlot, type SlotLimits } from '../../repositories/address-limit-repository.js'
 import { activeLimitReached, hourlyLimitReached, type AddressLimits } from './ip-limits.js'
 import { hashClient } from './shared-key.js'
 
@@ -20,18 +20,18 @@ export class PostgresAddressLimits implements AddressLimits {
     this.limits = { maxActive, maxPerHour }
   }
 
-  async reserve(ip: string, expiresAt: number, now: number): Promise<void> {
-    const outcome = await reserveSlot(this.db, hashClient(this.key, ip), this.limits, expiresAt, now)
+  async reserve(ip: string, address: string, expiresAt: number, now: number): Promise<void> {
+    const outcome = await reserveSlot(this.db, hashClient(this.key, ip), hashClient(this.key, address), this.limits, expiresAt, now)
     if (outcome === 'hourly_limit') throw hourlyLimitReached(this.limits.maxPerHour)
     if (outcome === 'active_limit') throw activeLimitReached(this.limits.maxActive)
   }
 
-  async release(ip: string, expiresAt: number, now: number): Promise<void> {
-    await deleteSlot(this.db, hashClient(this.key, ip), expiresAt, now)
+  async release(ip: string, address: string, now: number): Promise<void> {
+    await deleteSlot(this.db, hashClient(this.key, ip), hashClient(this.key, address), now)
   }
 
-  async free(ip: string, expiresAt: number): Promise<void> {
-    await freeSlot(this.db, hashClient(this.key, ip), expiresAt)
+  async moveEnd(address: string, expiresAt: number): Promise<void> {
+    await moveSlotEnd(this.db, hashClient(this.key, address), expiresAt)
   }
 
   /** Every node's inbox sweep calls this; the rows are deleted once for the service by `expire`. */

@@ -11,6 +11,7 @@ import * as m281301 from '../2026_11_28_000301_auth_sessions.js'
 import * as m280201 from './2026_11_28_000201_issued_addresses.js'
 import * as m280202 from './2026_11_28_000202_smtp_guess_window.js'
 import * as m280101 from './2026_11_28_000101_message_search_text.js'
+import * as m280401 from './2026_11_28_000401_burn_restore.js'
 
 /**
  * PostgreSQL's migrations (see ../index.ts). The baseline is SQLite's schema as of 2026_11_24_001201; later changes
@@ -40,4 +41,6 @@ export const POSTGRES_MIGRATIONS: Record<string, Migration> = {
   '2026_11_28_000202_smtp_guess_window': m280202,
   // Its own file: bigint keys; both engines fill it through search-copy-backfill.ts.
   '2026_11_28_000101_message_search_text': m280101,
+  // The inbox column as on SQLite, and which address each per-client slot counts.
+  '2026_11_28_000401_burn_restore': m280401,
 }
