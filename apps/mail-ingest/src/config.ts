@@ -30,6 +30,8 @@ export interface Config {
   maxBatchMessages: number
   /** Threads parsing messages beside the SMTP thread; 0 parses and writes on the SMTP thread. */
   parseWorkers: number
+  /** Each worker thread's young generation in MB (INGEST_WORKER_YOUNG_GENERATION_MB): V8 grows it to 48 MB by default. */
+  workerYoungGenerationMb: number
   /** Messages one inbox may hold (452 at RCPT, 552/452 at DATA beyond it). */
   maxMessagesPerInbox: number
   /** Bytes of mail (sizes as received) one inbox may hold. */
@@ -83,6 +85,8 @@ const DEFAULT_INBOX_CACHE_MS = 2_000
 const DEFAULT_MAX_BATCH_MESSAGES = 256
 /** One parser beside the SMTP thread and the writer fits a 2-core machine; raise it on bigger ones. */
 const DEFAULT_PARSE_WORKERS = 1
+/** Three semi-spaces of 1 MB: 15-20 MB less resident memory per busy thread than V8's default growth to 16 MB each. */
+const DEFAULT_WORKER_YOUNG_GENERATION_MB = 3
 /** Beside the API's 9464 on the same host (`pnpm start` runs both). */
 const DEFAULT_METRICS_PORT = 9465
 /** One small write every 5 s; the API notices a stopped ingest within 15 s. */
@@ -132,6 +136,7 @@ export function loadConfig(env: Env = process.env): Config {
     inboxCacheMs: int('SMTP_INBOX_CACHE_MS', DEFAULT_INBOX_CACHE_MS, 0),
     maxBatchMessages: int('SMTP_MAX_BATCH_MESSAGES', DEFAULT_MAX_BATCH_MESSAGES, 1),
     parseWorkers: int('SMTP_PARSE_WORKERS', DEFAULT_PARSE_WORKERS, 0),
+    workerYoungGenerationMb: int('INGEST_WORKER_YOUNG_GENERATION_MB', DEFAULT_WORKER_YOUNG_GENERATION_MB, 1),
     tls: env.SMTP_TLS_CERT && env.SMTP_TLS_KEY ? { certPath: env.SMTP_TLS_CERT, keyPath: env.SMTP_TLS_KEY } : null,
     tlsReloadCheckMs: int('SMTP_TLS_RELOAD_CHECK_MS', 60_000, 100),
     metrics: metricsAddress(env, 'INGEST_METRICS_PORT', DEFAULT_METRICS_PORT, problems),

@@ -79,12 +79,14 @@ export function createIngestPipeline(storage: Storage, config: Config): IngestPi
       authPort,
     },
     transferList: [...channels.map((c) => c.port2), checkpointChannel.port1, ...(authPort ? [authPort] : [])],
+    youngGenerationMb: config.workerYoungGenerationMb,
     onMessage: onReply,
     onCrash,
   })
   const checkpointer = startWorker(new URL('./checkpoint-worker.ts', import.meta.url), {
     workerData: { database: storageConfig(config, { poolSize: 1 }), storePort: checkpointChannel.port2, checkpointBytes: CHECKPOINT_BYTES },
     transferList: [checkpointChannel.port2],
+    youngGenerationMb: config.workerYoungGenerationMb,
     onMessage: () => {},
     onCrash,
   })
@@ -92,6 +94,7 @@ export function createIngestPipeline(storage: Storage, config: Config): IngestPi
     startWorker(new URL('./parse-worker.ts', import.meta.url), {
       workerData: { storePort: channel.port1, searchTextChars: config.searchTextMaxChars },
       transferList: [channel.port1],
+      youngGenerationMb: config.workerYoungGenerationMb,
       onMessage: onReply,
       onCrash,
     }),

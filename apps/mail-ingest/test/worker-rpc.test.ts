@@ -1,6 +1,8 @@
 import { MessageChannel, receiveMessageOnPort } from 'node:worker_threads'
 import { describe, expect, it } from 'vitest'
-import { movableMemory } from '../src/worker-rpc.js'
+import type { ResourceLimits } from 'node:worker_threads'
+import { loadConfig } from '../src/config.js'
+import { movableMemory, startWorker } from '../src/worker-rpc.js'
 
 describe('movableMemory', () => {
   it('moves buffers that own all of their memory, each once', () => {
@@ -25,5 +27,23 @@ describe('movableMemory', () => {
     port1.close()
     expect(Buffer.from(arrived.buffer, arrived.byteOffset, arrived.byteLength).toString()).toBe('a'.repeat(200))
     expect(received.buffer.byteLength).toBe(0)
+  })
+})
+
+describe('startWorker', () => {
+  it('runs the thread with the young generation INGEST_WORKER_YOUNG_GENERATION_MB names (3 MB unless set)', async () => {
+    expect(loadConfig({ MAIL_DOMAINS: 'x.test' }).workerYoungGenerationMb).toBe(3)
+    const youngGenerationMb = loadConfig({ MAIL_DOMAINS: 'x.test', INGEST_WORKER_YOUNG_GENERATION_MB: '6' }).workerYoungGenerationMb
+    const limits = await new Promise<ResourceLimits>((resolve, reject) => {
+      const started = startWorker(new URL('./fixtures/resource-limits-worker.ts', import.meta.url), {
+        youngGenerationMb,
+        onMessage: (message) => {
+          resolve(message as ResourceLimits)
+          void started.stop()
+        },
+        onCrash: reject,
+      })
+    })
+    expect(limits.maxYoungGenerationSizeMb).toBe(6)
   })
 })

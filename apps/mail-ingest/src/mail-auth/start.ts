@@ -37,6 +37,7 @@ export function startAuthChecker(config: Config, storage: Pick<Storage, 'settleL
   const worker = startWorker(new URL('./worker.ts', import.meta.url), {
     workerData: { database: storageConfig(config, { poolSize: 2 }), config: config.mailAuth, mta: config.mailDomains[0], jobPort: channel.port2 },
     transferList: [channel.port2],
+    youngGenerationMb: config.workerYoungGenerationMb,
     onMessage: (message) => {
       if (message === STOPPED) stopped()
     },
