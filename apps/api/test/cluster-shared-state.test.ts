@@ -202,6 +202,22 @@ describe('workers built on the primary (in one process, over one database file)'
     expect((await a.inject({ method: 'GET', url: `/api/email/${address}`, remoteAddress: '198.51.100.10' })).statusCode).toBe(200)
   })
 
+  it('counts failed sign-ins of one account on any worker: past the limit each refuses even the right password', async () => {
+    const [a, b] = await workers({ LOGIN_FAILURES_PER_ACCOUNT: '3' })
+    let client = 0
+    // Each attempt from an address of its own, so only the per-account limit can step in.
+    const login = (app: App, email: string, password: string) =>
+      app.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password }, remoteAddress: `198.51.100.${++client}` }).then((r) => ({ status: r.statusCode, body: r.json() as unknown }))
+    const wrong = { status: 401, body: { error: 'Invalid email or password', code: 'invalid_credentials' } }
+    for (const email of ['victim@example.com', 'neighbour@example.com']) {
+      expect((await a.inject({ method: 'POST', url: '/api/auth/register', payload: { email, password: 'secret-pass' }, remoteAddress: '203.0.113.40' })).statusCode).toBe(200)
+    }
+    for (let i = 0; i < 3; i++) expect(await login([a, b][i % 2]!, 'victim@example.com', `guess-${i}`)).toEqual(wrong)
+    expect(await login(a, 'victim@example.com', 'secret-pass')).toEqual(wrong)
+    expect(await login(b, 'victim@example.com', 'secret-pass')).toEqual(wrong)
+    expect((await login(b, 'neighbour@example.com', 'secret-pass')).status).toBe(200)
+  })
+
   it('drops a deleted message from every worker, not only the one that deleted it', async () => {
     const [a, b] = await workers()
     const address = await generate(a)
