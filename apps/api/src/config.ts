@@ -32,6 +32,8 @@ export interface Config {
   search: { perMinute: number; timeBudgetMs: number }
   /** Gap between `: ping` comments on an open event stream; shorter than the idle timeout of any proxy in front. */
   sseHeartbeatMs: number
+  /** Event streams and long polls one client (IPv4 or IPv6 /64) may hold open at once, per API process (MAX_STREAMS_PER_CLIENT). */
+  maxStreamsPerClient: number
   /** Bytes of inbox first pages kept ready to send (per API process). */
   listingCacheBytes: number
   /** Message views kept as the bytes a GET sends, per API process (MESSAGE_VIEW_CACHE_MB). */
@@ -164,6 +166,7 @@ export function loadConfig(env: Env = process.env): Config {
     guessLimitPerMinute: int('GUESS_LIMIT_PER_MINUTE', 30, 1),
     search: { perMinute: int('SEARCH_RATE_LIMIT_PER_MINUTE', 60, 1), timeBudgetMs: int('SEARCH_TIME_BUDGET_MS', 2_000, 1) },
     sseHeartbeatMs: int('SSE_HEARTBEAT_MS', 15_000, 1),
+    maxStreamsPerClient: int('MAX_STREAMS_PER_CLIENT', 20, 1),
     listingCacheBytes: int('LISTING_CACHE_MB', 32, 1) * 1024 * 1024,
     messageViewCacheBytes: int('MESSAGE_VIEW_CACHE_MB', 32, 1) * 1024 * 1024,
     messageTextMaxChars: int('MESSAGE_TEXT_MAX_CHARS', 256 * 1024, 1),

@@ -1,10 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { CodeWaitQuery, CodeWaitResponse, type CodeResult } from '@tempbox/types'
+import { CodeWaitQuery, CodeWaitResponse, ErrorBody, type CodeResult } from '@tempbox/types'
 import type { InboxRow } from '@tempbox/db'
 import { findNewestCodeMessageId } from '../../repositories/code-repository.js'
 import { findMessageAuth } from '../../repositories/message-auth-repository.js'
 import { toMessageAuth } from '../../services/messages/message-auth-view.js'
 import { AddressParams, addressErrors } from './schemas.js'
+import { INBOX_CONTENT_CACHE } from './content-cache.js'
+import { takeStreamSlot } from '../../services/limits/stream-slots.js'
 
 /** `GET /email/{address}/code`: the long poll for a one-time code, built as `/wait` is, on the one MailWatcher. */
 const codeRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -42,16 +44,17 @@ const codeRoutes: FastifyPluginAsyncTypebox = async (app) => {
           'newest one answers. A code of a message up to `since` is never returned. On timeout: 200 `{code: null, timedOut: true}`.',
         params: AddressParams,
         querystring: CodeWaitQuery,
-        response: { 200: CodeWaitResponse, ...addressErrors },
+        response: { 200: CodeWaitResponse, ...addressErrors, 429: ErrorBody },
       },
       logLevel: 'warn',
     },
     async (request, reply) => {
       const inbox = await inboxes.getInbox(request.params.address)
-      reply.header('Cache-Control', 'no-store')
+      reply.header('Cache-Control', INBOX_CONTENT_CACHE)
       const timeoutMs = (request.query.timeout ?? 30) * 1000
       await watcher.sync()
       const since = request.query.since !== undefined ? Number(request.query.since) : await inboxes.latestMessageId(inbox)
+      const giveSlot = takeStreamSlot(app, request, reply)
 
       const code = await new Promise<CodeResult | null>((resolve) => {
         let done = false
@@ -62,6 +65,7 @@ const codeRoutes: FastifyPluginAsyncTypebox = async (app) => {
           unsubscribe()
           clearTimeout(timer)
           closers.delete(stop)
+          giveSlot()
           reply.raw.off('close', stop)
           resolve(result)
         }

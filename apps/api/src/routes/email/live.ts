@@ -1,10 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
-import { WaitQuery, WaitResponse } from '@tempbox/types'
+import { ErrorBody, WaitQuery, WaitResponse } from '@tempbox/types'
 import type { InboxEvent } from '../../services/messages/mail-watcher.js'
 import type { MessageCondition } from '../../repositories/message-filter.js'
 import { AddressParams, addressErrors } from './schemas.js'
 import { INBOX_CONTENT_CACHE } from './content-cache.js'
+import { takeStreamSlot } from '../../services/limits/stream-slots.js'
 
 /** Reconnect hint for EventSource after a dropped stream. */
 const RETRY_MS = 3_000
@@ -33,7 +34,7 @@ const liveRoutes: FastifyPluginAsyncTypebox = async (app) => {
           'Send `Last-Event-ID` (EventSource does it on reconnect) to receive the messages that arrived while disconnected. ' +
           'Event data is JSON: `message` → `{message: MessageSummary}` (the same summary the listing gives), `deleted` → `{id}`, `expired` → `{address}`.',
         params: AddressParams,
-        response: { 200: Type.String({ description: 'text/event-stream' }), ...addressErrors },
+        response: { 200: Type.String({ description: 'text/event-stream' }), ...addressErrors, 429: ErrorBody },
       },
       logLevel: 'warn',
     },
@@ -42,6 +43,7 @@ const liveRoutes: FastifyPluginAsyncTypebox = async (app) => {
       await watcher.sync()
       const lastEventId = Number(request.headers['last-event-id'])
       let lastSent = Number.isSafeInteger(lastEventId) && lastEventId > 0 ? lastEventId : await inboxes.latestMessageId(inbox)
+      const giveSlot = takeStreamSlot(app, request, reply)
 
       reply.hijack()
       const res = reply.raw
@@ -68,6 +70,7 @@ const liveRoutes: FastifyPluginAsyncTypebox = async (app) => {
         clearInterval(heartbeat)
         clearTimeout(expiry)
         closers.delete(close)
+        giveSlot()
         app.metrics.sseClients.dec()
         res.end()
       }
@@ -110,7 +113,7 @@ const liveRoutes: FastifyPluginAsyncTypebox = async (app) => {
           'passes first. Other mail arriving meanwhile is left alone.',
         params: AddressParams,
         querystring: WaitQuery,
-        response: { 200: WaitResponse, ...addressErrors },
+        response: { 200: WaitResponse, ...addressErrors, 429: ErrorBody },
       },
       logLevel: 'warn',
     },
@@ -126,6 +129,7 @@ const liveRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const timeoutMs = (request.query.timeout ?? 30) * 1000
       await watcher.sync()
       const since = request.query.since !== undefined ? Number(request.query.since) : await inboxes.latestMessageId(inbox)
+      const giveSlot = takeStreamSlot(app, request, reply)
 
       const found = await new Promise<number[] | null>((resolve) => {
         let done = false
@@ -135,6 +139,7 @@ const liveRoutes: FastifyPluginAsyncTypebox = async (app) => {
           unsubscribe()
           clearTimeout(timer)
           closers.delete(stop)
+          giveSlot()
           reply.raw.off('close', stop)
           resolve(ids)
         }
