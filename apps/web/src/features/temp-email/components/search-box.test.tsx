@@ -35,6 +35,12 @@ function searchHandler() {
         { status: 400 },
       )
     }
+    // A search the server cut at its time budget: nothing found in the newest part, the rest from its cursor.
+    if (q === 'ærø') {
+      const before = url.searchParams.get('before')
+      if (before === null) return HttpResponse.json({ messages: [], total: 0, unread: 0, nextBefore: '40', searchCut: true })
+      return HttpResponse.json({ messages: [inboxMessage({ id: '3', subject: 'Ærø ferry' })], total: 1, unread: 0, nextBefore: null, searchCut: false })
+    }
     const all = q === null ? emailState.messages : emailState.messages.filter((m) => m.subject.toLowerCase().includes(q.toLowerCase()))
     return HttpResponse.json(inboxPage(all, 50, url.searchParams.get('before')))
   })
@@ -87,6 +93,19 @@ describe('inbox search', { timeout: 30_000 }, () => {
     await screen.findByText('Welcome 70')
     expect(box).toHaveValue('')
     expect(screen.getByText('Showing 50 of 70')).toBeInTheDocument()
+  })
+
+  it('says when the server stopped a search early and goes on from where it stopped', async () => {
+    emailState.messages = [inboxMessage({ id: '50', subject: 'Hello' })]
+    const user = renderWithSearch()
+    await screen.findByText('Hello')
+    await user.type(screen.getByRole('searchbox', { name: 'Search messages' }), 'ærø')
+    expect(await screen.findByText('The search stopped before reaching the oldest mail. Load more to keep looking.')).toBeInTheDocument()
+
+    await user.click(moreButton('Load older messages'))
+    await screen.findByText('Ærø ferry')
+    expect(new URL(emailState.inboxRequests.at(-1)!.url).searchParams.get('before')).toBe('40')
+    expect(screen.queryByText(/The search stopped/)).not.toBeInTheDocument()
   })
 
   it("shows the server's sentence for a query it cannot answer", async () => {

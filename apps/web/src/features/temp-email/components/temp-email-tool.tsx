@@ -329,7 +329,7 @@ export function TempEmailTool() {
                 role={search.active ? 'status' : undefined}
                 className="rounded-lg border border-dashed border-slate-300 p-6 text-center text-sm text-slate-500 dark:border-slate-600 dark:text-slate-400"
               >
-                {searchError ?? (search.active ? (search.searching ? '' : t('search.noMatches')) : t('empty'))}
+                {searchError ?? (search.active ? (search.searching ? '' : search.cut ? t('search.cut') : t('search.noMatches')) : t('empty'))}
               </p>
             ) : (
               <MessageList
@@ -354,7 +354,12 @@ export function TempEmailTool() {
               />
             )}
             <NewMailAlertsSettings />
-            {messages.length > 0 && (
+            {search.active && search.cut && messages.length > 0 && (
+              <p role="status" className="text-center text-sm text-slate-500 dark:text-slate-400">
+                {t('search.cut')}
+              </p>
+            )}
+            {(messages.length > 0 || (search.active && search.cut)) && (
               <OlderMessages shown={messages.length} total={total} hasMore={listed.hasMore} loading={listed.loadingOlder} onLoad={() => void loadOlder()} />
             )}
           </div>

@@ -19,7 +19,7 @@ function searchUrl(email: string, q: string, before?: string): string {
 export function useInboxSearch(email: string | null) {
   const [text, setText] = useState('')
   const [query, setQuery] = useState('')
-  const [older, setOlder] = useState<{ query: string; messages: MessageSummary[]; end: boolean } | null>(null)
+  const [older, setOlder] = useState<{ query: string; messages: MessageSummary[]; nextBefore: string | null; cut: boolean } | null>(null)
   const [loadingOlder, setLoadingOlder] = useState(false)
 
   useEffect(() => {
@@ -34,23 +34,26 @@ export function useInboxSearch(email: string | null) {
   const first = useSWR<InboxResponse>(email && query ? searchUrl(email, query) : null, fetchInbox, { keepPreviousData: false })
   const olderPages = older && older.query === query ? older : null
   const messages = [...(first.data?.messages ?? []), ...(olderPages?.messages ?? [])]
-  const hasMore = olderPages ? !olderPages.end : (first.data?.nextBefore ?? null) !== null
-  const oldestId = messages.at(-1)?.id
+  // The server's cursor, not the oldest message shown: a search cut by its time budget goes on from where it stopped.
+  const nextBefore = olderPages ? olderPages.nextBefore : (first.data?.nextBefore ?? null)
+  const hasMore = nextBefore !== null
+  const cut = olderPages ? olderPages.cut : first.data?.searchCut === true
 
   const loadOlder = useCallback(async () => {
-    if (!email || !query || !oldestId) return
+    if (!email || !query || !nextBefore) return
     setLoadingOlder(true)
     try {
-      const page = await fetchInbox(searchUrl(email, query, oldestId))
+      const page = await fetchInbox(searchUrl(email, query, nextBefore))
       setOlder((current) => ({
         query,
         messages: [...(current?.query === query ? current.messages : []), ...page.messages],
-        end: page.nextBefore === null,
+        nextBefore: page.nextBefore,
+        cut: page.searchCut === true,
       }))
     } finally {
       setLoadingOlder(false)
     }
-  }, [email, query, oldestId])
+  }, [email, query, nextBefore])
 
   return {
     text,
@@ -64,6 +67,8 @@ export function useInboxSearch(email: string | null) {
     messages,
     total: first.data?.total ?? 0,
     hasMore,
+    /** The last page came from a search cut by the server's time budget: older mail is not searched yet. */
+    cut,
     loadingOlder,
     loadOlder,
     error: first.error as unknown,
