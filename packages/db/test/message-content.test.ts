@@ -129,14 +129,26 @@ describe('migration of text heads to a table of their own', () => {
     const migrator = new Migrator({ db, provider: migrationProviderFor('sqlite'), allowUnorderedMigrations: true })
     expect((await migrator.migrateTo('2026_11_24_001201_message_text_head')).error).toBeUndefined()
     const inbox = await addInbox(db, 'old')
-    const [withHead] = await insertMessage(db, [inbox], message)
-    await insertMessage(db, [inbox], message)
     const old = db as unknown as import('kysely').Kysely<any>
+    // Rows as that schema held them (insertMessage writes today's, search copy included).
+    const insertOld = async (subject: string) => {
+      const content = await old.insertInto('message_content').values(message.content).returning('id').executeTakeFirstOrThrow()
+      const row = await old.insertInto('message').values({ ...message.listing, subject, inbox_id: inbox, message_content_id: content.id }).returning('id').executeTakeFirstOrThrow()
+      return row.id as number
+    }
+    const withHead = await insertOld('s')
+    await insertOld('ÜBER ﬁle')
     await old.updateTable('message_content').set({ text_head: 'shared' }).where('id', '=', 1).execute()
     await migrateToLatest(db)
     expect(await db.selectFrom('message_text_head').selectAll().execute()).toEqual([{ message_content_id: 1, text: 'shared' }])
     expect(await old.selectFrom('message_content').select('text_head').where('text_head', 'is not', null).execute()).toEqual([])
-    await db.deleteFrom('message').where('id', '=', withHead!).execute()
+    // 2026_11_28_000101 gave the rows stored before it their search copy, folded (NFKC, lower case).
+    expect(await db.selectFrom('message_search').select(['message_content_id', 'subject', 'body']).orderBy('message_content_id').execute()).toEqual([
+      { message_content_id: 1, subject: 's', body: 'shared body' },
+      { message_content_id: 2, subject: 'über file', body: 'shared body' },
+    ])
+    await db.deleteFrom('message').where('id', '=', withHead).execute()
     expect(await db.selectFrom('message_text_head').selectAll().execute()).toEqual([])
+    expect(await db.selectFrom('message_search').select('message_content_id').execute()).toEqual([{ message_content_id: 2 }])
   })
 })
