@@ -71,7 +71,10 @@ export async function buildApp(config: Config, globalState?: GlobalState): Promi
   // cluster worker's) still reach this host's other workers.
   const state =
     engineOf(app.db) === 'postgres'
-      ? postgresGlobalState(app.db, config, globalState?.peers ?? NO_PEERS, (message, err) => app.log.error({ err }, message))
+      ? {
+          ...postgresGlobalState(app.db, config, globalState?.peers ?? NO_PEERS, (message, err) => app.log.error({ err }, message)),
+          streamPlaces: globalState?.streamPlaces,
+        }
       : (globalState ?? localGlobalState(config))
   app.decorate('globalState', state)
   await app.register(metricsPlugin)

@@ -32,7 +32,7 @@ export interface Config {
   search: { perMinute: number; timeBudgetMs: number }
   /** Gap between `: ping` comments on an open event stream; shorter than the idle timeout of any proxy in front. */
   sseHeartbeatMs: number
-  /** Event streams and long polls one client (IPv4 or IPv6 /64) may hold open at once, per API process (MAX_STREAMS_PER_CLIENT). */
+  /** Event streams and long polls one client (IPv4 or IPv6 /64) may hold open at once on this host (MAX_STREAMS_PER_CLIENT). */
   maxStreamsPerClient: number
   /** Bytes of inbox first pages kept ready to send (per API process). */
   listingCacheBytes: number

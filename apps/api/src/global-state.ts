@@ -5,6 +5,7 @@ import { MissCounter, type MissLimits } from './services/limits/miss-limiter.js'
 import { LoginFailureCounter, type LoginFailures } from './services/limits/login-failures.js'
 import { DailySalt, type VisitorSalts } from './services/analytics/visitor-salt.js'
 import { FixedLeadership, type Leadership } from './services/jobs/leadership.js'
+import type { StreamPlaces } from './services/limits/stream-slots.js'
 
 /** The other API processes, told of changes their caches cannot notice in the database. */
 export interface Peers {
@@ -33,6 +34,8 @@ export interface GlobalState {
   peers: Peers
   /** Which process runs the one-per-service jobs: the expiry sweep and the webhook delivery loop. */
   leadership: Leadership
+  /** Stream and long-poll places per client: the cluster primary's; undefined, each process counts its own. */
+  streamPlaces?: StreamPlaces
   /** Deletes this state's expired entries where they are not in this process's memory (run by the sweep); how many. */
   expire?(now: number): Promise<number>
 }

@@ -38,7 +38,7 @@ function channel() {
   return { worker, primary, close: () => (open = false) }
 }
 
-const LIMITS = { maxActiveAddressesPerIp: 50, maxGeneratedPerHourPerIp: 3, guessLimitPerMinute: 30, loginFailuresPerAccount: 10 }
+const LIMITS = { maxActiveAddressesPerIp: 50, maxGeneratedPerHourPerIp: 3, guessLimitPerMinute: 30, loginFailuresPerAccount: 10, maxStreamsPerClient: 20 }
 
 /** A primary holding the shared state, reached by `workers` IPC clients as the cluster's workers reach theirs. */
 function inMemoryCluster(workers: number, limits = LIMITS, timeoutMs?: number) {
@@ -179,6 +179,32 @@ describe('workers built on the primary (in one process, over one database file)'
     await Promise.all(apps.map((a) => a.ready()))
     return apps as [App, App]
   }
+
+  it('holds a client to MAX_STREAMS_PER_CLIENT across workers; places come back as polls end, and with a worker that ends', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'tempbox-cluster-'))
+    const config = loadConfig({ DATABASE_PATH: join(dir, 'tempbox.sqlite'), DATA_DIR: dir, LOG_LEVEL: 'silent', WEB_DIST_DIR: '', MAX_STREAMS_PER_CLIENT: '2' })
+    const { state, channels, clients } = inMemoryCluster(2, config)
+    for (const ipc of clients) apps.push(await buildApp(config, workerGlobalState(ipc)))
+    await Promise.all(apps.map((app) => app.ready()))
+    const [a, b] = apps as [App, App]
+    const address = await generate(a)
+    const client = '198.51.100.30'
+    const wait = (app: App, timeout: number) => app.inject({ method: 'GET', url: `/api/email/${address}/wait?timeout=${timeout}`, remoteAddress: client })
+    void wait(a, 20)
+    void wait(b, 20)
+    await expect.poll(() => state.streams.count(client)).toBe(2)
+    for (const app of [a, b]) {
+      const refused = await wait(app, 0)
+      expect(refused.statusCode).toBe(429)
+      expect(refused.headers['retry-after']).toBe('30')
+      expect(refused.json()).toEqual({ error: 'Your network already has 2 live inbox views or waits open. Close one, or try again in 30 seconds.', code: 'rate_limited' })
+    }
+    // Worker b ends, and its poll with it: that place comes back; its late news of the poll ending changes nothing.
+    state.workerGone(channels[1]!.primary)
+    expect(state.streams.count(client)).toBe(1)
+    expect((await wait(a, 0)).statusCode).toBe(200)
+    await expect.poll(() => state.streams.count(client)).toBe(1)
+  })
 
   it('answers the 4th address of the hour with 429, whichever worker serves it', async () => {
     const [a, b] = await workers({ MAX_GENERATED_PER_HOUR_PER_IP: '3' })

@@ -5,6 +5,7 @@ import { LoginFailureCounter } from '../services/limits/login-failures.js'
 import { DailySalt } from '../services/analytics/visitor-salt.js'
 import { sendEvent, type IpcHandlers, type IpcPort } from './ipc.js'
 import { RateLimitCounters } from './shared-rate-limit-store.js'
+import { StreamSlots } from '../services/limits/stream-slots.js'
 
 /**
  * The state the workers share, held by the cluster's primary: the same classes a single process uses, so the
@@ -17,8 +18,14 @@ export class PrimaryState {
   private readonly salts = new DailySalt()
   private readonly misses: MissCounter
   private readonly loginFailures: LoginFailureCounter
+  readonly streams: StreamSlots
+  /** The places each worker holds, given back when it ends (its streams ended with it). */
+  private readonly streamsByWorker = new Map<IpcPort, Map<string, number>>()
 
-  constructor(config: Pick<Config, 'maxActiveAddressesPerIp' | 'maxGeneratedPerHourPerIp' | 'guessLimitPerMinute' | 'loginFailuresPerAccount'>) {
+  constructor(
+    config: Pick<Config, 'maxActiveAddressesPerIp' | 'maxGeneratedPerHourPerIp' | 'guessLimitPerMinute' | 'loginFailuresPerAccount' | 'maxStreamsPerClient'>,
+  ) {
+    this.streams = new StreamSlots(config.maxStreamsPerClient)
     this.limiter = new AddressLimiter(config.maxActiveAddressesPerIp, config.maxGeneratedPerHourPerIp)
     this.misses = new MissCounter(config.guessLimitPerMinute)
     this.loginFailures = new LoginFailureCounter(config.loginFailuresPerAccount)
@@ -31,6 +38,21 @@ export class PrimaryState {
       'limits.release': ({ ip, address, now }) => this.limiter.release(ip, address, now),
       'limits.moveEnd': ({ address, expiresAt }) => this.limiter.moveEnd(address, expiresAt),
       'rateLimit.incr': (request) => this.counters.incr(request),
+      'streams.take': ({ client }, origin) => {
+        if (!this.streams.take(client)) return false
+        const held = this.streamsByWorker.get(origin) ?? new Map<string, number>()
+        held.set(client, (held.get(client) ?? 0) + 1)
+        this.streamsByWorker.set(origin, held)
+        return true
+      },
+      'streams.give': ({ client }, origin) => {
+        const held = this.streamsByWorker.get(origin)
+        const n = held?.get(client) ?? 0
+        if (n === 0) return
+        if (n > 1) held!.set(client, n - 1)
+        else held!.delete(client)
+        this.streams.give(client)
+      },
       'misses.count': ({ scope, client, now }) => this.misses.miss(scope, client, now),
       'loginFailures.blocked': ({ account, now }) => this.loginFailures.blocked(account, now),
       'loginFailures.fail': ({ account, now }) => this.loginFailures.fail(account, now),
@@ -46,6 +68,12 @@ export class PrimaryState {
         for (const port of otherWorkers(origin)) sendEvent(port, 'readStateChanged', args)
       },
     }
+  }
+
+  /** A worker ended: the places of its streams and polls, which ended with it, are given back. */
+  workerGone(port: IpcPort): void {
+    for (const [client, n] of this.streamsByWorker.get(port) ?? []) for (let i = 0; i < n; i++) this.streams.give(client)
+    this.streamsByWorker.delete(port)
   }
 
   /** Drops limiter entries that no longer limit anything; the workers' sweeps leave the primary's state alone. */

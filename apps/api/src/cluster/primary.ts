@@ -59,6 +59,7 @@ export async function runPrimary(config: Config): Promise<void> {
     const entry = workers.get(worker)
     workers.delete(worker)
     if (!entry) return
+    state.workerGone(entry.port)
     if (stopping) {
       if (workers.size === 0) finish(0)
       return

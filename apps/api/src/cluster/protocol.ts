@@ -35,6 +35,9 @@ export interface PrimaryMethods {
   'limits.release': [Omit<AddressReservation, 'expiresAt'>, void]
   'limits.moveEnd': [Pick<AddressReservation, 'address' | 'expiresAt'>, void]
   'rateLimit.incr': [RateLimitIncrement, RateLimitCount]
+  /** An event stream or long poll of `client` (its key from @tempbox/ip) starts: false past MAX_STREAMS_PER_CLIENT. */
+  'streams.take': [{ client: string }, boolean]
+  'streams.give': [{ client: string }, void]
   /** One miss of a guessed name; answers the ms the client must wait (0 while under the limit). */
   'misses.count': [{ scope: string; client: string; now: number }, number]
   /** The ms until the account may be signed in to again (0: not throttled). */

@@ -24,5 +24,9 @@ export function workerGlobalState(ipc: IpcClient = new IpcClient(processPort()))
       onReadStateChanged: (handler) => ipc.on('readStateChanged', ({ inboxId }) => handler(inboxId)),
     },
     leadership: new FixedLeadership(process.env[ROLE_ENV] === 'sweeper'),
+    streamPlaces: {
+      take: (client) => ipc.request('streams.take', { client }),
+      give: (client) => ipc.request('streams.give', { client }),
+    },
   }
 }

@@ -54,7 +54,7 @@ const codeRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const timeoutMs = (request.query.timeout ?? 30) * 1000
       await watcher.sync()
       const since = request.query.since !== undefined ? Number(request.query.since) : await inboxes.latestMessageId(inbox)
-      const giveSlot = takeStreamSlot(app, request, reply)
+      const giveSlot = await takeStreamSlot(app, request, reply)
 
       const code = await new Promise<CodeResult | null>((resolve) => {
         let done = false

@@ -43,7 +43,7 @@ const liveRoutes: FastifyPluginAsyncTypebox = async (app) => {
       await watcher.sync()
       const lastEventId = Number(request.headers['last-event-id'])
       let lastSent = Number.isSafeInteger(lastEventId) && lastEventId > 0 ? lastEventId : await inboxes.latestMessageId(inbox)
-      const giveSlot = takeStreamSlot(app, request, reply)
+      const giveSlot = await takeStreamSlot(app, request, reply)
 
       reply.hijack()
       const res = reply.raw
@@ -129,7 +129,7 @@ const liveRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const timeoutMs = (request.query.timeout ?? 30) * 1000
       await watcher.sync()
       const since = request.query.since !== undefined ? Number(request.query.since) : await inboxes.latestMessageId(inbox)
-      const giveSlot = takeStreamSlot(app, request, reply)
+      const giveSlot = await takeStreamSlot(app, request, reply)
 
       const found = await new Promise<number[] | null>((resolve) => {
         let done = false

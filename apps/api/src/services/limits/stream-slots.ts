@@ -10,51 +10,63 @@ export function streamsLimitReached(max: number): AppError {
   return new AppError('rate_limited', `Your network already has ${max} live inbox views or waits open. Close one, or try again in ${STREAM_RETRY_SECONDS} seconds.`)
 }
 
+/** Places for open streams and long polls, by client key: this process's StreamSlots, or the cluster primary's. */
+export interface StreamPlaces {
+  /** Takes a place for the client; false when it holds them all. */
+  take(client: string): boolean | Promise<boolean>
+  give(client: string): void | Promise<void>
+}
+
 /**
- * Open event streams and long polls per client (an IPv4 address or an IPv6 /64), in this process's memory only: each
- * holds a connection, a subscription and timers for as long as it lasts, so one client must not hold hundreds.
- * An entry lives only while the client has one open.
+ * Open event streams and long polls per client (an IPv4 address or an IPv6 /64), in memory only: each holds a
+ * connection, a subscription and timers for as long as it lasts, so one client must not hold hundreds. An entry
+ * lives only while the client has one open.
  */
-export class StreamSlots {
+export class StreamSlots implements StreamPlaces {
   private readonly open = new Map<string, number>()
 
   constructor(private readonly max: number) {}
 
-  /** Takes one of the client's places, or null when all are held; the function returned gives it back (once). */
-  take(ip: string): (() => void) | null {
-    const key = clientKey(ip)
-    const held = this.open.get(key) ?? 0
-    if (held >= this.max) return null
-    this.open.set(key, held + 1)
-    let given = false
-    return () => {
-      if (given) return
-      given = true
-      const left = (this.open.get(key) ?? 1) - 1
-      if (left > 0) this.open.set(key, left)
-      else this.open.delete(key)
-    }
+  take(client: string): boolean {
+    const held = this.open.get(client) ?? 0
+    if (held >= this.max) return false
+    this.open.set(client, held + 1)
+    return true
+  }
+
+  give(client: string): void {
+    const left = (this.open.get(client) ?? 1) - 1
+    if (left > 0) this.open.set(client, left)
+    else this.open.delete(client)
   }
 
   /** Streams and polls open for the client now. */
-  count(ip: string): number {
-    return this.open.get(clientKey(ip)) ?? 0
+  count(client: string): number {
+    return this.open.get(client) ?? 0
   }
 }
 
-const slotsByApp = new WeakMap<object, StreamSlots>()
+const localSlots = new WeakMap<object, StreamSlots>()
 
 /**
  * Takes a place for a stream or long poll (`/events`, `/wait`, `/code` share them) of the requesting client, or sets
- * Retry-After and throws the 429. Call the function returned when the stream or poll ends, however it ends.
+ * Retry-After and throws the 429. Call the function returned when the stream or poll ends, however it ends (once).
  */
-export function takeStreamSlot(app: FastifyInstance, request: FastifyRequest, reply: FastifyReply): () => void {
+export async function takeStreamSlot(app: FastifyInstance, request: FastifyRequest, reply: FastifyReply): Promise<() => void> {
   const max = app.config.maxStreamsPerClient
   // Keyed by the server: each route plugin sees an app object of its own, and the places are the whole app's.
-  let slots = slotsByApp.get(app.server)
-  if (!slots) slotsByApp.set(app.server, (slots = new StreamSlots(max)))
-  const give = slots.take(request.ip)
-  if (give) return give
-  reply.header('Retry-After', String(STREAM_RETRY_SECONDS))
-  throw streamsLimitReached(max)
+  let places: StreamPlaces | undefined = app.globalState.streamPlaces ?? localSlots.get(app.server)
+  if (!places) localSlots.set(app.server, (places = new StreamSlots(max)))
+  const client = clientKey(request.ip)
+  if (!(await places.take(client))) {
+    reply.header('Retry-After', String(STREAM_RETRY_SECONDS))
+    throw streamsLimitReached(max)
+  }
+  let given = false
+  return () => {
+    if (given) return
+    given = true
+    // A primary that cannot be reached gives the place back when the worker ends (PrimaryState.workerGone).
+    void Promise.resolve(places.give(client)).catch(() => undefined)
+  }
 }
