@@ -1,5 +1,5 @@
 # One image for both services; the command picks: the api by default, mail-ingest with
-#   node --max-semi-space-size=1 --conditions=tempbox-compiled apps/mail-ingest/dist/main.js
+#   node --conditions=tempbox-compiled apps/mail-ingest/dist/main.js
 # (docker-compose.yml runs both). Build context: the repository root.
 
 # --- build: install everything, compile, then keep each app's production dependencies only ---

@@ -34,7 +34,7 @@ export function startWorker(
   options: {
     workerData?: unknown
     transferList?: Transferable[]
-    /** The thread's young generation (V8's default lets each grow to 48 MB under load, see INGEST_WORKER_YOUNG_GENERATION_MB). */
+    /** The thread's young generation (V8 would let it grow to 48 MB under load, see INGEST_WORKER_YOUNG_GENERATION_MB). */
     youngGenerationMb?: number
     onMessage: (message: unknown) => void
     onCrash: (error: Error) => void

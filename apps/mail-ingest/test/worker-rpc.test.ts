@@ -31,8 +31,8 @@ describe('movableMemory', () => {
 })
 
 describe('startWorker', () => {
-  it('runs the thread with the young generation INGEST_WORKER_YOUNG_GENERATION_MB names (3 MB unless set)', async () => {
-    expect(loadConfig({ MAIL_DOMAINS: 'x.test' }).workerYoungGenerationMb).toBe(3)
+  it('runs the thread with the young generation INGEST_WORKER_YOUNG_GENERATION_MB names (16 MB unless set)', async () => {
+    expect(loadConfig({ MAIL_DOMAINS: 'x.test' }).workerYoungGenerationMb).toBe(16)
     const youngGenerationMb = loadConfig({ MAIL_DOMAINS: 'x.test', INGEST_WORKER_YOUNG_GENERATION_MB: '6' }).workerYoungGenerationMb
     const limits = await new Promise<ResourceLimits>((resolve, reject) => {
       const started = startWorker(new URL('./fixtures/resource-limits-worker.ts', import.meta.url), {
