@@ -10,7 +10,6 @@ import { parseMessage } from './parse-message.js'
 import type { ParseRequest, PipelineReply } from './pipeline-messages.js'
 import { createMessageStore } from './store-message.js'
 import { movableMemory, startWorker } from './worker-rpc.js'
-import { postBatches } from './post-batches.js'
 
 /** About SQLite's default autocheckpoint size (1,000 pages of 4 KB): keeps the WAL, and so reads, short. */
 const CHECKPOINT_BYTES = 4 * 1024 * 1024
@@ -99,7 +98,6 @@ export function createIngestPipeline(storage: Storage, config: Config): IngestPi
       onCrash,
     }),
   )
-  const toParsers = parsers.map(({ worker }) => postBatches<ParseRequest>((requests, transfer) => worker.postMessage(requests, transfer)))
   return {
     // Not the sender-check worker (only the settling of what the last run left unchecked): mail it would check meanwhile
     // waits in its port, and loading mailauth (a large module graph) on a busy machine must not hold up listening.
@@ -113,7 +111,8 @@ export function createIngestPipeline(storage: Storage, config: Config): IngestPi
         pending.set(id, { resolve, reject, parser })
         // A buffer that owns all of its memory (Buffer.concat of a multi-chunk message) moves to the worker
         // instead of being copied; the caller never reads it again.
-        toParsers[parser]!.push({ id, raw, inboxIds, receivedAt, ...(auth ? { envelope } : {}) }, movableMemory([raw]))
+        const request: ParseRequest = { id, raw, inboxIds, receivedAt, ...(auth ? { envelope } : {}) }
+        parsers[parser]!.worker.postMessage(request, movableMemory([raw]))
       }),
     close: async () => {
       // First, while the store worker still stores the verdicts sent to it, the sender check stores what is left.

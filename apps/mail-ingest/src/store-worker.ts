@@ -51,7 +51,7 @@ function sendReplies() {
   replies = []
 }
 for (const port of parserPorts) {
-  port.on('message', (requests: StoreRequest[]) => requests.forEach(({ id, message }) => {
+  port.on('message', ({ id, message }: StoreRequest) => {
     const { text, attachments } = message.parsed
     const parsed = {
       ...message.parsed,
@@ -62,6 +62,6 @@ for (const port of parserPorts) {
       () => reply({ id, ok: true }),
       (error: unknown) => reply({ id, ok: false, error: error instanceof Error ? error.message : String(error), refusal: refusalKindOf(error) }),
     )
-  }))
+  })
 }
 signalReady()
