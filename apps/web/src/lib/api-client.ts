@@ -46,7 +46,8 @@ export async function apiRequest(method: string, url: string, body?: unknown, in
     const renewed = await renewSession(token)
     if (renewed) res = await send(renewed)
   }
-  if (!res.ok) {
+  // 304 answers only a caller that sent If-None-Match itself: it is that caller's to handle.
+  if (!res.ok && res.status !== 304) {
     let message = `${res.status} ${res.statusText}`
     let code: string | undefined
     const fields: Record<string, string> = {}

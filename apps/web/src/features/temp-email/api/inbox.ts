@@ -15,8 +15,22 @@ export function inboxUrl(email: string): string {
  * its ETag first, so an unchanged inbox costs a 304 with no body. A `Cache-Control: no-cache` request header would
  * not do: browsers take it as "bypass the cache" and send no If-None-Match.
  */
-export function fetchInbox(url: string): Promise<InboxResponse> {
-  return apiJson<InboxResponse>('GET', url, undefined, { cache: 'no-cache' })
+/** Pages last read, by URL, with their ETag: inbox content is `no-store`, so the browser keeps nothing to revalidate. */
+const lastPages = new Map<string, { etag: string; page: InboxResponse }>()
+const MAX_LAST_PAGES = 20
+
+export async function fetchInbox(url: string): Promise<InboxResponse> {
+  const last = lastPages.get(url)
+  const res = await apiRequest('GET', url, undefined, { cache: 'no-store', headers: last ? { 'If-None-Match': last.etag } : {} })
+  if (res.status === 304 && last) return last.page
+  const page = (await res.json()) as InboxResponse
+  const etag = res.headers.get('ETag')
+  lastPages.delete(url)
+  if (etag) {
+    if (lastPages.size >= MAX_LAST_PAGES) lastPages.delete(lastPages.keys().next().value!)
+    lastPages.set(url, { etag, page })
+  }
+  return page
 }
 
 /** The page of messages older than message `before`. */
