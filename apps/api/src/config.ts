@@ -23,6 +23,8 @@ export interface Config {
   addressTtlMs: number
   /** How long a signed-in owner may keep a saved address, counted from its creation (SAVED_ADDRESS_MAX_DAYS). */
   savedAddressMaxMs: number
+  /** How long an address once issued may not be issued again, counted from its expiry (ADDRESS_REUSE_BLOCK_DAYS). */
+  reuseBlockMs: number
   sweepIntervalMs: number
   maxActiveAddressesPerIp: number
   maxGeneratedPerHourPerIp: number
@@ -160,6 +162,7 @@ export function loadConfig(env: Env = process.env): Config {
     webDistDir: env.WEB_DIST_DIR === '' ? null : (env.WEB_DIST_DIR ?? defaultWebDist()),
     addressTtlMs: int('ADDRESS_TTL_HOURS', DEFAULT_ADDRESS_TTL_HOURS, 1) * 3_600_000,
     savedAddressMaxMs: int('SAVED_ADDRESS_MAX_DAYS', 7, 1) * 86_400_000,
+    reuseBlockMs: int('ADDRESS_REUSE_BLOCK_DAYS', 365, 1) * 86_400_000,
     sweepIntervalMs: int('SWEEP_INTERVAL_SECONDS', 60, 1) * 1000,
     maxActiveAddressesPerIp: int('MAX_ACTIVE_ADDRESSES_PER_IP', 5, 1),
     maxGeneratedPerHourPerIp: int('MAX_GENERATED_PER_HOUR_PER_IP', 100, 1),

@@ -27,6 +27,7 @@ export const ERROR_STATUS = {
   link_not_found: 404,
   webhook_not_found: 404,
   address_taken: 409,
+  address_retired: 409,
   email_taken: 409,
   last_owner: 409,
   rate_limited: 429,

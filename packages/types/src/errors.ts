@@ -11,6 +11,7 @@ export const ERROR_CODES = [
   'message_not_found',
   'attachment_not_found',
   'address_taken',
+  'address_retired',
   'address_reserved',
   'domain_not_served',
   'rate_limited',

@@ -1,4 +1,5 @@
 import fp from 'fastify-plugin'
+import { purgeIssuedAddresses } from '@tempbox/db'
 import { deleteExpiredSessions } from '../repositories/session-repository.js'
 
 /**
@@ -16,6 +17,7 @@ export default fp(
         if (removed > 0) app.log.info(`[sweep] removed ${removed} expired address(es)`)
         await globalState.expire?.(now)
         await deleteExpiredSessions(app.db, now)
+        await purgeIssuedAddresses(app.db, now)
       } catch (err) {
         app.log.error({ err }, '[sweep] failed')
       }

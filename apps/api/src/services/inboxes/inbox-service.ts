@@ -1,4 +1,4 @@
-import type { Db, InboxRow } from '@tempbox/db'
+import { openIssuedAddresses, type Db, type InboxRow, type IssuedAddresses } from '@tempbox/db'
 import {
   DEFAULT_INBOX_PAGE,
   type FullMessage,
@@ -11,7 +11,8 @@ import {
 } from '@tempbox/types'
 import type { Config } from '../../config.js'
 import { AppError } from '../../errors.js'
-import { assignInboxToUser, deleteExpiredInboxes, deleteInbox, findInboxByAddress, insertInbox } from '../../repositories/inbox-repository.js'
+import { assignInboxToUser, deleteExpiredInboxes, deleteInbox, findInboxByAddress } from '../../repositories/inbox-repository.js'
+import { insertIssuedInbox } from '../../repositories/issued-inbox-repository.js'
 import {
   deleteMessage,
   findFirstMessageAfter,
@@ -56,6 +57,8 @@ import type { MailWatcher } from '../messages/mail-watcher.js'
 import type { Peers } from '../../global-state.js'
 
 const INBOX_NOT_FOUND = 'This address does not exist or has expired. Generate a new one.'
+const ADDRESS_RETIRED =
+  'was used before and is retired for good, so mail meant for its earlier owner can never reach someone else. Choose another name.'
 const MAX_CACHED_INBOXES = 10_000
 /** Messages whose view failed are logged once each; the memory of which ones is bounded like the other caches. */
 const MAX_LOGGED_FAILURES = 10_000
@@ -100,6 +103,8 @@ export class InboxService {
   /** Bumped on every inbox change, so a listing built while a message arrived is not cached. */
   private changes = 0
   private readonly loggedFailures = new Set<number>()
+  /** Every address ever issued, by HMAC: none is issued twice (issue 26). */
+  private readonly issued: IssuedAddresses
 
   constructor(
     private readonly db: Db,
@@ -109,6 +114,7 @@ export class InboxService {
     private readonly peers: Peers,
     private readonly logError: (message: string, error: unknown) => void = (message, error) => console.error(message, error),
   ) {
+    this.issued = openIssuedAddresses(db)
     this.firstPages = new ListingCache(config.listingCacheBytes)
     this.views = new ByteBudgetCache(config.messageViewCacheBytes, (view) => view.body.length + view.version.length)
     // Inboxes can also disappear by other paths (an account deleted with its addresses): after any commit the
@@ -187,15 +193,23 @@ export class InboxService {
     expiresAt: number,
     burn: Burn,
   ): Promise<GenerateEmailResponse> {
-    // A random name collides with probability ~n/2^60; a few retries make a clash a non-event.
+    // A random name collides (with a live or a retired one) with probability ~n/2^60; a few retries make a clash a non-event.
+    // The block runs from the latest end the address could be given (a saved one's), so it never ends while it lives.
+    const blockUntil = Math.max(expiresAt, now + this.config.savedAddressMaxMs) + this.config.reuseBlockMs
     for (let attempt = 0; attempt < 5; attempt++) {
       const localPart = chosen ?? randomLocalPart()
       const address = `${localPart}@${domain}`
-      const insert = () => insertInbox(this.db, { address, localPart, domain, userId: input.userId ?? null, createdAt: now, expiresAt, burn: burn.mode })
-      const row = await this.reserved(input.ip, address, expiresAt, now, insert, (r) => Boolean(r))
-      if (row) return { email: address, expiresAt: new Date(expiresAt).toISOString(), burn: burn.mode }
+      const values = { address, localPart, domain, userId: input.userId ?? null, createdAt: now, expiresAt, burn: burn.mode }
+      const hash = await this.issued.hash(address)
+      const insert = () => insertIssuedInbox(this.db, values, { hash, blockUntil })
+      const row = await this.reserved(input.ip, address, expiresAt, now, insert, (r) => r !== 'retired' && r !== 'taken')
+      if (row === 'retired') {
+        if (chosen) throw new AppError('address_retired', `The address ${address} ${ADDRESS_RETIRED}`, { localPart: 'This name was used before.' })
+        continue
+      }
+      if (row !== 'taken') return { email: address, expiresAt: new Date(expiresAt).toISOString(), burn: burn.mode }
       if (chosen) {
-        // An expired address the sweep has not removed yet is free again.
+        // An expired address the sweep has not removed yet goes now; the retry then finds it retired (or, its block over, free).
         const existing = await findInboxByAddress(this.db, address)
         if (existing && existing.expires_at <= now) {
           await deleteExpiredInboxes(this.db, now)
