@@ -3,15 +3,17 @@ import { describe, expect, it } from 'vitest'
 import { countdown, messagePreview, parseSender, relativeTime } from './format'
 
 describe('messagePreview', () => {
-  it('keeps the first 100 characters followed by an ellipsis', () => {
-    const body = 'x'.repeat(150)
-    expect(messagePreview(body)).toBe(`${'x'.repeat(100)}...`)
+  it('keeps the first 100 characters followed by an ellipsis when the text was cut', () => {
+    expect(messagePreview('x'.repeat(150))).toBe(`${'x'.repeat(100)}…`)
+    expect(messagePreview('x'.repeat(100))).toBe(`${'x'.repeat(100)}…`)
   })
-  it('adds the ellipsis to short bodies too and flattens whitespace', () => {
-    expect(messagePreview('Hi\n\n  there')).toBe('Hi there...')
+  it('gives a short preview no ellipsis, and flattens whitespace', () => {
+    expect(messagePreview('Hi\n\n  there')).toBe('Hi there')
+    expect(messagePreview('It works...')).toBe('It works...')
+    expect(messagePreview('See https://example.com/issue/42 for details')).toBe('See https://example.com/issue/42 for details')
   })
   it('counts characters, not bytes', () => {
-    expect(messagePreview('é'.repeat(120))).toBe(`${'é'.repeat(100)}...`)
+    expect(messagePreview('é'.repeat(120))).toBe(`${'é'.repeat(100)}…`)
   })
   it('has nothing to preview for a body without text', () => {
     expect(messagePreview('')).toBeNull()

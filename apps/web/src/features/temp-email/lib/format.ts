@@ -1,14 +1,17 @@
-/** Number of body characters the inbox preview shows (spec §2). */
-export const PREVIEW_LENGTH = 100
+import { PREVIEW_CHARS } from '@tempbox/types'
+
+/** Number of body characters the inbox preview shows (spec §2): the server's preview length. */
+export const PREVIEW_LENGTH = PREVIEW_CHARS
 
 /**
- * First 100 characters of the body followed by an ellipsis; whitespace runs collapse to one space. Null for a body
- * with no text at all, which the list says in words rather than as a lone "...".
+ * The first 100 characters of the body, whitespace runs collapsed to one space, followed by an ellipsis only when text
+ * was cut ("It works" stays as it is). The server's preview holds at most 100 characters, so one that long is taken as
+ * cut. Null for a body with no text at all, which the list says in words rather than as a lone "…".
  */
 export function messagePreview(content: string): string | null {
   const flat = content.slice(0, 4096).replace(/\s+/g, ' ').trim()
   if (!flat) return null
-  return `${flat.slice(0, PREVIEW_LENGTH)}...`
+  return flat.length < PREVIEW_LENGTH ? flat : `${flat.slice(0, PREVIEW_LENGTH)}…`
 }
 
 export type RelativeUnit = 's' | 'm' | 'h' | 'd'
