@@ -24,6 +24,9 @@ const RANDOM_SYMBOLS = 'abcdefghijkmnpqrstuvwxyz23456789'
 /** 5 symbols ≈ 25 bits: enough that a chosen name is no longer the first thing others try. */
 const RANDOM_SUFFIX_LENGTH = 5
 
+/** The characters the server's rule names: letters, digits and . _ - +, no dot at either end or twice in a row. */
+const NAME_PATTERN = /^[a-z0-9_+-]+(\.[a-z0-9_+-]+)*$/i
+
 function randomSuffix(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(RANDOM_SUFFIX_LENGTH))
   return Array.from(bytes, (b) => RANDOM_SYMBOLS[b & 31]).join('')
@@ -40,15 +43,16 @@ export function AddressForm({ pending, hasAddress, error, onGenerate, onReleaseO
   const [domain, setDomain] = useState('')
   const { data } = useDomains(custom)
   const domains = data?.domains ?? []
-  const [tooShort, setTooShort] = useState(false)
+  const [problem, setProblem] = useState<'short' | 'chars' | null>(null)
   const id = useId()
 
   const submit = (e: FormEvent) => {
     e.preventDefault()
     if (!custom) return onGenerate({})
     const chosen = localPart.trim()
-    if (chosen && chosen.length < MIN_CHOSEN_LOCAL_PART_LENGTH) return setTooShort(true)
-    setTooShort(false)
+    if (chosen && !NAME_PATTERN.test(chosen)) return setProblem('chars')
+    if (chosen && chosen.length < MIN_CHOSEN_LOCAL_PART_LENGTH) return setProblem('short')
+    setProblem(null)
     const choice: { localPart?: string; domain?: string } = {}
     if (chosen) choice.localPart = chosen
     if (domain) choice.domain = domain
@@ -68,10 +72,10 @@ export function AddressForm({ pending, hasAddress, error, onGenerate, onReleaseO
               value={localPart}
               onChange={(e) => {
                 setLocalPart(e.target.value)
-                setTooShort(false)
+                setProblem(null)
               }}
               aria-describedby={`${id}-local-warning`}
-              aria-invalid={tooShort || error?.kind === 'name' || undefined}
+              aria-invalid={problem !== null || error?.kind === 'name' || undefined}
               placeholder={t('localPartPlaceholder')}
               autoComplete="off"
               spellCheck={false}
@@ -102,10 +106,11 @@ export function AddressForm({ pending, hasAddress, error, onGenerate, onReleaseO
       )}
       {custom && (
         <div id={`${id}-local-warning`} className="space-y-1 text-sm">
-          {tooShort && (
+          {problem === 'short' && (
             <p role="alert" className="text-red-700 dark:text-red-400">{t('localPartTooShort', { min: MIN_CHOSEN_LOCAL_PART_LENGTH })}</p>
           )}
-          {!tooShort && error?.kind === 'name' && (
+          {problem === 'chars' && <p role="alert" className="text-red-700 dark:text-red-400">{t('localPartChars')}</p>}
+          {!problem && error?.kind === 'name' && (
             <p role="alert" className="text-red-700 dark:text-red-400">{error.message}</p>
           )}
           <p className="text-amber-800 dark:text-amber-300">
@@ -114,7 +119,7 @@ export function AddressForm({ pending, hasAddress, error, onGenerate, onReleaseO
               type="button"
               onClick={() => {
                 setLocalPart((v) => `${v.trim() || t('localPartPlaceholder')}-${randomSuffix()}`)
-                setTooShort(false)
+                setProblem(null)
               }}
               className="font-medium underline underline-offset-2"
             >

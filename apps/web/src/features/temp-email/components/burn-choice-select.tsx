@@ -5,8 +5,21 @@ import { inputClass } from './styles'
 
 const LABEL_KEY: Record<BurnChoice, string> = { none: 'burn.none', read: 'burn.read', '10': 'burn.m10', '60': 'burn.h1', '360': 'burn.h6' }
 
-/** "When should this address be deleted?" — used when generating and from the inbox. */
-export function BurnChoiceSelect({ value, onChange, disabled }: { value: BurnChoice; onChange: (choice: BurnChoice) => void; disabled?: boolean }) {
+/**
+ * "When should this address be deleted?" — when generating, and for the address in the inbox. There `current` is what
+ * the address really does when no offered choice says it (a running timer, kept longer): shown first, as the value.
+ */
+export function BurnChoiceSelect({
+  value,
+  onChange,
+  disabled,
+  current,
+}: {
+  value: BurnChoice | 'current'
+  onChange: (choice: BurnChoice) => void
+  disabled?: boolean
+  current?: string
+}) {
   const { t } = useTranslation('email')
   const id = useId()
   return (
@@ -15,6 +28,7 @@ export function BurnChoiceSelect({ value, onChange, disabled }: { value: BurnCho
         {t('burn.label')}
       </label>
       <select id={id} value={value} disabled={disabled} onChange={(e) => onChange(e.target.value as BurnChoice)} className={inputClass}>
+        {current !== undefined && <option value="current">{current}</option>}
         {BURN_CHOICES.map((choice) => (
           <option key={choice} value={choice}>
             {t(LABEL_KEY[choice])}

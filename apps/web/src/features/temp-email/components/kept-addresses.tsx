@@ -44,18 +44,20 @@ export const KeptAddresses = forwardRef<HTMLHeadingElement, KeptAddressesProps>(
                   {t('kept.inUse')}
                 </span>
               ) : (
-                <button type="button" onClick={() => onSwitch(a)} aria-label={t('kept.switchTo', { email: a.email })} className={smallButton}>
-                  {t('kept.switch')}
+                <button type="button" onClick={() => onSwitch(a)} className={smallButton}>
+                  {t('kept.switch')}{' '}
+                  <span className="sr-only">{a.email}</span>
                 </button>
               )}
               <button
                 type="button"
                 onClick={() => onRelease(a.email)}
                 disabled={releasing === a.email}
-                aria-label={t('kept.releaseLabel', { email: a.email })}
                 className={smallButton}
               >
-                {releasing === a.email ? t('kept.releasing') : t('kept.release')}
+                {/* The visible word first, then the address: the name heard starts with what is seen, in any language. */}
+                {releasing === a.email ? t('kept.releasing') : t('kept.release')}{' '}
+                <span className="sr-only">{a.email}</span>
               </button>
             </li>
           )

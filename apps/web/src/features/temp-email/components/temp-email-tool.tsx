@@ -4,6 +4,7 @@ import { Copy, Mail, RefreshCw } from 'lucide-react'
 import { useCallback, useEffect, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useSWRConfig } from 'swr'
+import { useConfirm } from '../../../components/dialogs/use-confirm'
 import { ApiError } from '../../../lib/api-client'
 import { dropExpiredAddresses, useCurrentAddress, type KeptAddress } from '../../../stores/current-address'
 import { MessageViewer } from '../message-viewer/components/message-viewer'
@@ -30,6 +31,7 @@ import { burnFields, type BurnChoice } from '../lib/burn'
 import { KeptAddresses } from './kept-addresses'
 import { MessageList } from './message-list'
 import { NewMailAlertsSettings } from './new-mail-alerts-settings'
+import { NewMailPill } from './new-mail-pill'
 import { OlderMessages } from './older-messages'
 import { SearchBox } from './search-box'
 import { secondaryButton } from './styles'
@@ -42,6 +44,7 @@ function isGone(error: unknown): boolean {
 export function TempEmailTool() {
   const { t } = useTranslation('email')
   const notify = useNotify()
+  const { confirm, dialog } = useConfirm()
   const { mutate } = useSWRConfig()
   const email = useCurrentAddress((s) => s.email)
   const expiresAt = useCurrentAddress((s) => s.expiresAt)
@@ -118,20 +121,20 @@ export function TempEmailTool() {
       setGenerateError(null)
       notify({ title: t('toast.generatedTitle'), description: t('toast.generatedText', { email: result.email }) })
     } catch (error) {
-      // A chosen name the server refuses (taken, reserved, malformed) and the per-client limits are explained in the
-      // server's own words, at the form. Only the active-address limit offers to release an old address: releasing
-      // one does not lift the hourly limit (rate_limited), which only time does.
+      // A chosen name the server refuses (taken, reserved, malformed) and the per-client limits are said once, at the
+      // form; only an unexplained failure is a toast. The active-address limit counts per network (everyone behind one
+      // IP) and offers to release an old address: releasing one does not lift the hourly limit, which only time does.
       const refusal = error instanceof ApiError ? error : null
-      const next: GenerateError =
+      const next: GenerateError | null =
         refusal?.code === 'too_many_active_addresses'
-          ? { kind: 'limit', message: refusal.message }
+          ? { kind: 'limit', message: t('limitNetwork') }
           : refusal?.code === 'rate_limited'
             ? { kind: 'other', message: refusal.message }
             : choice.localPart && refusal && (refusal.status === 400 || refusal.status === 409)
               ? { kind: 'name', message: refusal.message }
-              : { kind: 'other', message: t('toast.generateFailed') }
+              : null
       setGenerateError(next)
-      notify({ title: t('toast.errorTitle'), description: next.message, variant: 'destructive' })
+      if (!next) notify({ title: t('toast.errorTitle'), description: t('toast.generateFailed'), variant: 'destructive' })
     } finally {
       setGenerating(false)
     }
@@ -142,9 +145,14 @@ export function TempEmailTool() {
     else notify({ title: t('toast.copyFailedTitle'), description: t('toast.copyFailedText'), variant: 'destructive' })
   }
 
-  // Mail that arrives while the inbox is scrolled away is announced in a toast, with its code to copy.
-  const inboxSection = useRef<HTMLElement>(null)
-  useNewMailToast(email, inbox.messages, inboxSection, notify, (code) => void copy(code))
+  // Mail that arrives while the message list is scrolled away is announced in a toast and the pill by the address.
+  const [inboxList, setInboxList] = useState<HTMLDivElement | null>(null)
+  const inboxHeading = useRef<HTMLHeadingElement>(null)
+  const { unseen } = useNewMailToast(email, inbox.messages, inboxList, notify, (code) => void copy(code))
+  const showInbox = () => {
+    inboxList?.scrollIntoView({ behavior: 'smooth', block: 'start' })
+    inboxHeading.current?.focus({ preventScroll: true })
+  }
 
   const check = async () => {
     if (!email) return
@@ -189,7 +197,13 @@ export function TempEmailTool() {
   }
 
   const release = async (address: string) => {
-    if (!window.confirm(t('kept.releaseConfirm', { email: address }))) return
+    const ok = await confirm({
+      title: t('kept.releaseTitle'),
+      description: t('kept.releaseConfirm', { email: address }),
+      confirmLabel: t('kept.release'),
+      destructive: true,
+    })
+    if (!ok) return
     setReleasing(address)
     try {
       await releaseAddress(address)
@@ -227,7 +241,7 @@ export function TempEmailTool() {
   const searchError = search.active && search.error instanceof ApiError ? search.error.message : null
 
   return (
-    <section id="temp-email" ref={inboxSection} aria-labelledby="temp-email-title" className="mx-auto w-full max-w-3xl px-1 py-6 sm:px-4">
+    <section id="temp-email" aria-labelledby="temp-email-title" className="mx-auto w-full max-w-3xl px-1 py-6 sm:px-4">
       <div className="rounded-xl border border-slate-200 bg-white p-3 shadow-sm sm:p-6 dark:border-slate-700 dark:bg-slate-900">
         <header className="mb-4 flex items-start gap-3">
           <Mail className="mt-1 h-6 w-6 shrink-0 text-blue-600 dark:text-blue-400" aria-hidden />
@@ -262,6 +276,7 @@ export function TempEmailTool() {
                 {t('expiresIn', { time: countdown(expiresAt, now) })}
               </p>
             )}
+            {unseen > 0 && <NewMailPill count={unseen} onShow={showInbox} />}
             {expiresAt !== null && (
               <BurnPanel
                 key={email}
@@ -269,6 +284,7 @@ export function TempEmailTool() {
                 mode={burn.mode}
                 expiresAt={expiresAt}
                 now={now}
+                unread={inbox.unread}
                 onChanged={(lifetime) => {
                   setAddress(lifetime.email, lifetime.expiresAt)
                   burn.setMode(lifetime.email, lifetime.burn)
@@ -279,16 +295,19 @@ export function TempEmailTool() {
             )}
           </div>
         ) : burn.burned ? (
-          <BurnedNotice message={burn.burned.message} />
+          <BurnedNotice message={burn.burned.message} onCopyCode={(code) => void copy(code)} />
         ) : (
           <p className="mb-4 text-sm text-slate-600 dark:text-slate-400" role={expired ? 'alert' : undefined}>
             {expired ? t('expiredNotice') : t('noAddress')}
           </p>
         )}
 
-        <div className="mb-2">
-          <BurnChoiceSelect value={burnChoice} onChange={setBurnChoice} disabled={generating} />
-        </div>
+        {/* With an address shown, its own panel above is the one "When should this address be deleted?". */}
+        {!email && (
+          <div className="mb-2">
+            <BurnChoiceSelect value={burnChoice} onChange={setBurnChoice} disabled={generating} />
+          </div>
+        )}
         <AddressForm
           pending={generating}
           hasAddress={email !== null}
@@ -308,12 +327,12 @@ export function TempEmailTool() {
         />
 
         {email && (
-          <div className="mt-6">
+          <div className="mt-6 scroll-mt-4" ref={setInboxList} data-testid="inbox-list">
             <div className="mb-2 flex items-center justify-between gap-2">
-              <h3 className="text-lg font-semibold text-slate-900 dark:text-slate-50">
+              <h3 ref={inboxHeading} tabIndex={-1} className="text-lg font-semibold text-slate-900 focus:outline-none dark:text-slate-50">
                 {t('inbox')} <span className="text-sm font-normal text-slate-500 dark:text-slate-400">({total})</span>
                 {inbox.unread > 0 && (
-                  <span className="ms-2 rounded-full bg-blue-100 px-2 py-0.5 text-xs font-semibold text-blue-800 dark:bg-blue-900/60 dark:text-blue-200" data-testid="unread-count">
+                  <span className="ms-2 inline-block rounded-full bg-blue-100 whitespace-nowrap px-2 py-0.5 text-xs font-semibold text-blue-800 dark:bg-blue-900/60 dark:text-blue-200" data-testid="unread-count">
                     {t('alerts.unreadCount', { count: inbox.unread })}
                   </span>
                 )}
@@ -365,6 +384,7 @@ export function TempEmailTool() {
           </div>
         )}
       </div>
+      {dialog}
     </section>
   )
 }

@@ -16,11 +16,13 @@ export function VerificationActions({ verification, onCopy }: { verification: Ve
           type="button"
           onClick={() => onCopy(code)}
           className={smallButton}
-          aria-label={t('copyCode', { code })}
           title={verification.codeDetails?.[i]?.source || undefined}
         >
-          <span className="text-slate-500 dark:text-slate-400">{t('code')}</span>
+          {/* The name heard starts with the words seen ("Code 482913"), then says what a tap does. */}
+          <span className="text-slate-500 dark:text-slate-400">{t('code')}</span>{' '}
           <span className="font-mono text-sm font-semibold tracking-wider">{code}</span>
+          {' '}
+          <span className="sr-only">({t('copy')})</span>
           <Copy className="h-3 w-3" aria-hidden />
         </button>
       ))}

@@ -1,5 +1,5 @@
 import '../../../lib/i18n'
-import { render, renderHook, screen } from '@testing-library/react'
+import { act, render, renderHook, screen } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import type { MessageSummary } from '@tempbox/types'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
@@ -31,9 +31,9 @@ const fresh = (id: string, codes: string[] = []) =>
 function setUp(initial: MessageSummary[] | undefined) {
   const notify = vi.fn()
   const onCopyCode = vi.fn()
-  const inbox = { current: document.createElement('section') }
-  const hook = renderHook(({ messages }) => useNewMailToast('box@tempbox.test', messages, inbox, notify, onCopyCode), { initialProps: { messages: initial } })
-  return { notify, onCopyCode, rerender: (messages: MessageSummary[]) => hook.rerender({ messages }) }
+  const list = document.createElement('div')
+  const hook = renderHook(({ messages }) => useNewMailToast('box@tempbox.test', messages, list, notify, onCopyCode), { initialProps: { messages: initial } })
+  return { notify, onCopyCode, rerender: (messages: MessageSummary[]) => hook.rerender({ messages }), unseen: () => hook.result.current.unseen }
 }
 
 describe('useNewMailToast', () => {
@@ -49,11 +49,23 @@ describe('useNewMailToast', () => {
     expect(onCopyCode).toHaveBeenCalledWith('482913')
   })
 
+  it('counts the mail that came while the list was out of view until the list is seen again', () => {
+    const { rerender, unseen } = setUp([old])
+    scrollInbox(false)
+    rerender([fresh('2'), old])
+    expect(unseen()).toBe(1)
+    rerender([fresh('4'), fresh('3'), fresh('2'), old])
+    expect(unseen()).toBe(3)
+    act(() => scrollInbox(true))
+    expect(unseen()).toBe(0)
+  })
+
   it('says nothing while the inbox is in view: the new row shows it', () => {
-    const { notify, rerender } = setUp([old])
+    const { notify, rerender, unseen } = setUp([old])
     scrollInbox(true)
     rerender([fresh('2'), old])
     expect(notify).not.toHaveBeenCalled()
+    expect(unseen()).toBe(0)
   })
 
   it('does not announce the mail that was there when the inbox loaded, nor offer a code a mail has not', () => {

@@ -1,5 +1,5 @@
 import type { MessageSummary } from '@tempbox/types'
-import { useEffect, useRef, type RefObject } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { ToastAction } from '@tempbox/ui'
 import { parseSender } from '../lib/format'
@@ -7,33 +7,40 @@ import { useMailArrivals } from './use-mail-arrivals'
 import type { Notify } from './use-notify'
 
 /**
- * A short toast for mail that arrives while the inbox is scrolled out of view (in view, the new row says it): who it
- * is from, and its code to copy when it has one. Mail already there when the inbox was first shown is not announced:
- * the list may still be loading then, so what counts is mail received after the address was first shown here.
+ * New mail that arrives while the message list is out of view (in view, the new row says it): a short toast with who
+ * it is from and its code to copy, and `unseen`, the count the "new mail ↓" pill by the address shows until the list
+ * is seen. It watches the list itself, not the whole tool: at the address field on a phone the list is below the fold.
+ * Mail already there when the inbox was first shown is not announced: the list may still be loading then.
  */
 export function useNewMailToast(
   email: string | null,
   messages: readonly MessageSummary[] | undefined,
-  inbox: RefObject<HTMLElement | null>,
+  list: HTMLElement | null,
   notify: Notify,
   onCopyCode: (code: string) => void,
-): void {
+): { unseen: number } {
   const { t } = useTranslation('email')
   const isInView = useRef(true)
+  const [unseen, setUnseen] = useState(0)
+
+  useEffect(() => setUnseen(0), [email])
 
   useEffect(() => {
-    const element = inbox.current
-    if (!element || typeof IntersectionObserver === 'undefined') return
+    if (!list || typeof IntersectionObserver === 'undefined') return
     const observer = new IntersectionObserver(([entry]) => {
-      if (entry) isInView.current = entry.isIntersecting
+      if (!entry) return
+      isInView.current = entry.isIntersecting
+      if (entry.isIntersecting) setUnseen(0)
     })
-    observer.observe(element)
+    observer.observe(list)
     return () => observer.disconnect()
-  }, [inbox])
+  }, [list])
 
   useMailArrivals(email, messages, (arrived, shownSince) => {
-    const latest = arrived.reduce<MessageSummary | null>((top, m) => (!top || Number(m.id) > Number(top.id) ? m : top), null)
-    if (!latest || isInView.current || Date.parse(latest.receivedAt) < shownSince) return
+    const fresh = arrived.filter((m) => Date.parse(m.receivedAt) >= shownSince)
+    const latest = fresh.reduce<MessageSummary | null>((top, m) => (!top || Number(m.id) > Number(top.id) ? m : top), null)
+    if (!latest || isInView.current) return
+    setUnseen((count) => count + fresh.length)
     const { name, address } = parseSender(latest.sender)
     const code = latest.verification.codes[0]
     notify({
@@ -48,4 +55,6 @@ export function useNewMailToast(
         : undefined,
     })
   })
+
+  return { unseen }
 }
