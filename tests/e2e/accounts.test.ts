@@ -138,19 +138,19 @@ describe('accounts, owner setup and analytics in the browser', () => {
     expect(second).not.toBe(first)
 
     dialog = await openAccountDialog(page, 'Account')
-    await dialog.getByText(first).waitFor()
-    await dialog.getByText(second).waitFor()
-    await dialog.getByRole('listitem').filter({ hasText: first }).getByRole('button', { name: 'Open' }).click()
+    await dialog.getByRole('listitem').filter({ hasText: first }).waitFor()
+    await dialog.getByRole('listitem').filter({ hasText: second }).waitFor()
+    await dialog.getByRole('button', { name: `Open ${first}` }).click()
     await dialog.waitFor({ state: 'detached' })
     await page.waitForFunction((want) => (document.querySelector('#temp-email-address') as HTMLInputElement | null)?.value === want, first)
 
     dialog = await openAccountDialog(page, 'Account')
-    page.once('dialog', (confirm) => {
-      expect(confirm.message()).toBe('Are you sure you want to delete your account? This action cannot be undone.')
-      void confirm.accept()
-    })
+    page.once('dialog', () => expect.fail('the browser’s own confirm is not used'))
     await dialog.getByLabel('Your password').fill('secret-pass-2')
     await dialog.getByRole('button', { name: 'Delete Account' }).click()
+    const ask = page.getByTestId('confirm-dialog')
+    expect(await ask.textContent()).toContain('Are you sure you want to delete your account? This action cannot be undone.')
+    await ask.getByRole('button', { name: 'Delete Account' }).click()
     await toast(page, 'Your account and all associated data has been deleted.').waitFor()
     for (const address of [first, second]) {
       expect((await fetch(`${stack.apiUrl}/api/email/${encodeURIComponent(address)}`)).status).toBe(404)

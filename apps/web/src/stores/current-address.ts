@@ -29,6 +29,8 @@ interface CurrentAddressState {
   clear: () => void
   /** Takes an address off the list (released); when it was the current one, there is none. */
   forget: (email: string) => void
+  /** Adds addresses kept elsewhere (an account's, on signing in) after this browser's own, the current one unchanged. */
+  keep: (addresses: KeptAddress[]) => void
 }
 
 function toEpoch(value: number | string): number {
@@ -62,6 +64,11 @@ export const useCurrentAddress = create<CurrentAddressState>()(
           addresses: s.addresses.filter((a) => a.email !== email),
           ...(s.email === email ? { email: null, expiresAt: null } : {}),
         })),
+      keep: (addresses) =>
+        set((s) => {
+          const known = new Set(s.addresses.map((a) => a.email))
+          return { addresses: [...s.addresses, ...addresses.filter((a) => !known.has(a.email))].slice(0, MAX_KEPT) }
+        }),
     }),
     {
       name: CURRENT_ADDRESS_KEY,

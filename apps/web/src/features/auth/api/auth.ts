@@ -1,4 +1,4 @@
-import type { AuthResponse, ChangePasswordBody, LoginBody, RegisterBody, SavedAddressesResponse } from '@tempbox/types'
+import type { AuthResponse, ChangePasswordBody, LoginBody, RegisterBody, SavedAddress, SavedAddressesResponse } from '@tempbox/types'
 import { useCallback } from 'react'
 import useSWR, { useSWRConfig } from 'swr'
 import { apiJson, apiRequest } from '../../../lib/api-client'
@@ -16,6 +16,21 @@ export const deleteAccount = (password: string) => apiRequest('DELETE', '/api/au
 export const changePassword = (body: ChangePasswordBody) => apiJson<AuthResponse>('POST', '/api/auth/password', body)
 export const signOutEverywhere = () => apiRequest('POST', '/api/auth/sign-out-everywhere')
 
+/**
+ * On a second device the account's addresses appear in the tool, not only under Account: kept beside this browser's
+ * own, and the most recently created one opened when none is open here.
+ */
+function showSavedAddresses(addresses: readonly SavedAddress[]): void {
+  const now = Date.now()
+  const live = addresses
+    .map((a) => ({ email: a.email, expiresAt: Date.parse(a.expiresAt), createdAt: Date.parse(a.createdAt) }))
+    .filter((a) => a.expiresAt > now)
+    .sort((a, b) => b.createdAt - a.createdAt)
+  const store = useCurrentAddress.getState()
+  store.keep(live.map(({ email, expiresAt }) => ({ email, expiresAt })))
+  if (!store.email && live[0]) store.setAddress(live[0].email, live[0].expiresAt)
+}
+
 /** Session changes: store or drop the token and set or clear the cached current user (spec §4). */
 export function useSession() {
   const { mutate } = useSWRConfig()
@@ -30,16 +45,24 @@ export function useSession() {
       // holds, or that just expired, simply is not saved: signing in goes on either way.
       const email = useCurrentAddress.getState().email
       if (email) await apiRequest('POST', SAVED_ADDRESSES_KEY, { email }).catch(() => undefined)
-      await mutate(SAVED_ADDRESSES_KEY)
+      const saved = await apiJson<SavedAddressesResponse>('GET', SAVED_ADDRESSES_KEY).catch(() => null)
+      if (saved) {
+        await mutate(SAVED_ADDRESSES_KEY, saved, { revalidate: false })
+        showSavedAddresses(saved.addresses)
+      } else await mutate(SAVED_ADDRESSES_KEY)
     },
     [mutate, setToken],
   )
 
   const signOut = useCallback(async () => {
+    // The account's addresses leave this device with it: asked for while the session still opens them.
+    const saved = await apiJson<SavedAddressesResponse>('GET', SAVED_ADDRESSES_KEY).catch(() => null)
     // Ends this browser's session on the server too (its refresh cookie is httpOnly: only the server can clear it).
     await apiRequest('POST', '/api/auth/sign-out').catch(() => undefined)
     clearToken()
-    // Every cached answer may belong to the account: drop them all.
+    const { forget } = useCurrentAddress.getState()
+    for (const a of saved?.addresses ?? []) forget(a.email)
+    // Every cached answer (their mail among them) may belong to the account: drop them all.
     await mutate(() => true, undefined, { revalidate: false })
   }, [mutate, clearToken])
 

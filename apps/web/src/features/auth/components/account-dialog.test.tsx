@@ -142,9 +142,54 @@ describe('AccountDialog', () => {
     const user = renderDialog()
     await user.click(await screen.findByRole('button', { name: 'Account' }))
     const dialog = await screen.findByRole('dialog')
-    expect(await within(dialog).findByText('box1@tempbox.test')).toBeInTheDocument()
-    await user.click(within(dialog).getByRole('button', { name: 'Open' }))
+    expect(await within(dialog).findByText('box1@tempbox.test', { selector: 'p' })).toBeInTheDocument()
+    // Named for its address: several Open buttons are told apart by ear.
+    await user.click(within(dialog).getByRole('button', { name: 'Open box1@tempbox.test' }))
     expect(useCurrentAddress.getState()).toMatchObject({ email: 'box1@tempbox.test', expiresAt: Date.parse(expiresAt) })
+  })
+
+  it('signing in on a second device puts the account’s addresses in the tool, the most recent one open', async () => {
+    const soon = (h: number) => new Date(Date.now() + h * 3_600_000).toISOString()
+    const ago = (h: number) => new Date(Date.now() - h * 3_600_000).toISOString()
+    server.use(
+      http.post('/api/auth/login', () => HttpResponse.json({ token: 'tok', user: user1 })),
+      http.get('/api/auth/me', () => HttpResponse.json({ user: user1 })),
+      http.get('/api/auth/addresses', () =>
+        HttpResponse.json({
+          addresses: [
+            { email: 'older@tempbox.test', createdAt: ago(5), expiresAt: soon(19) },
+            { email: 'newer@tempbox.test', createdAt: ago(1), expiresAt: soon(23) },
+            { email: 'gone@tempbox.test', createdAt: ago(30), expiresAt: ago(6) },
+          ],
+        }),
+      ),
+    )
+    useCurrentAddress.setState({ email: null, expiresAt: null, addresses: [] })
+    const user = renderDialog()
+    await user.click(screen.getByRole('button', { name: 'Sign In' }))
+    const dialog = await screen.findByRole('dialog')
+    await fill(user, within(dialog).getByLabelText('Email'), 'ann@example.com')
+    await fill(user, within(dialog).getByLabelText('Password'), 'secret1')
+    await user.click(within(dialog).getByRole('button', { name: 'Sign In' }))
+    await waitFor(() => expect(useCurrentAddress.getState().email).toBe('newer@tempbox.test'))
+    expect(useCurrentAddress.getState().addresses.map((a) => a.email)).toEqual(['newer@tempbox.test', 'older@tempbox.test'])
+  })
+
+  it('signing out forgets the account’s addresses on this device, and keeps the others', async () => {
+    signedIn()
+    const expiresAt = new Date(Date.now() + 3_600_000).toISOString()
+    server.use(
+      http.get('/api/auth/addresses', () => HttpResponse.json({ addresses: [{ email: 'mine@tempbox.test', createdAt: expiresAt, expiresAt }] })),
+    )
+    useCurrentAddress.setState({ addresses: [] })
+    useCurrentAddress.getState().setAddress('guest@tempbox.test', expiresAt)
+    useCurrentAddress.getState().setAddress('mine@tempbox.test', expiresAt)
+    const user = renderDialog()
+    await user.click(await screen.findByRole('button', { name: 'Account' }))
+    await user.click(await screen.findByRole('button', { name: 'Sign Out' }))
+    await expectToast('Logged Out')
+    expect(useCurrentAddress.getState()).toMatchObject({ email: null, expiresAt: null })
+    expect(useCurrentAddress.getState().addresses.map((a) => a.email)).toEqual(['guest@tempbox.test'])
   })
 
   it('signs out: the server ends the session, token removed, Logged Out', async () => {
@@ -166,7 +211,7 @@ describe('AccountDialog', () => {
     expect(await screen.findByRole('button', { name: 'Sign In' })).toBeInTheDocument()
   })
 
-  it('deletes only with the password and after the browser confirmation, then says Account Deleted', async () => {
+  it('deletes only with the password and after our own confirmation, then says Account Deleted', async () => {
     signedIn()
     const sent: unknown[] = []
     server.use(
@@ -181,23 +226,28 @@ describe('AccountDialog', () => {
       }),
       http.post('/api/auth/sign-out', () => HttpResponse.json({ success: true })),
     )
-    const confirm = vi.spyOn(window, 'confirm').mockReturnValueOnce(false).mockReturnValue(true)
+    const browserConfirm = vi.spyOn(window, 'confirm')
     const user = renderDialog()
     await user.click(await screen.findByRole('button', { name: 'Account' }))
     await user.click(await screen.findByRole('button', { name: 'Delete Account' }))
     expect(await screen.findByText('Enter your password to delete the account.')).toBeInTheDocument()
-    expect(confirm).not.toHaveBeenCalled()
     await user.type(screen.getByLabelText('Your password'), 'wrong-pass')
     await user.click(screen.getByRole('button', { name: 'Delete Account' }))
-    expect(confirm).toHaveBeenCalledWith('Are you sure you want to delete your account? This action cannot be undone.')
+    // Our own dialog asks, not window.confirm.
+    const ask = await screen.findByTestId('confirm-dialog')
+    expect(ask).toHaveTextContent('Are you sure you want to delete your account? This action cannot be undone.')
+    await user.click(within(ask).getByRole('button', { name: 'Cancel' }))
     expect(sent).toEqual([])
     await user.click(screen.getByRole('button', { name: 'Delete Account' }))
+    await user.click(within(await screen.findByTestId('confirm-dialog')).getByRole('button', { name: 'Delete Account' }))
     expect(await screen.findByRole('alert')).toHaveTextContent('The password is not correct: the account was not deleted.')
     expect(localStorage.getItem(AUTH_TOKEN_KEY)).toBe('tok')
     await user.clear(screen.getByLabelText('Your password'))
     await user.type(screen.getByLabelText('Your password'), 'secret-pass')
     await user.click(screen.getByRole('button', { name: 'Delete Account' }))
+    await user.click(within(await screen.findByTestId('confirm-dialog')).getByRole('button', { name: 'Delete Account' }))
     await expectToast('Your account and all associated data has been deleted.')
+    expect(browserConfirm).not.toHaveBeenCalled()
     expect(sent).toEqual([{ password: 'wrong-pass' }, { password: 'secret-pass' }])
     expect(localStorage.getItem(AUTH_TOKEN_KEY)).toBeNull()
   }, 20_000)

@@ -4,6 +4,7 @@ import { Inbox, KeyRound, LogOut, MonitorSmartphone, Trash2 } from 'lucide-react
 import { useState, type FormEvent } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useNavigate } from 'react-router'
+import { useConfirm } from '../../../components/dialogs/use-confirm'
 import { ApiError } from '../../../lib/api-client'
 import { useCurrentAddress } from '../../../stores/current-address'
 import { deleteAccount, signOutEverywhere, useSavedAddresses, useSession } from '../api/auth'
@@ -23,6 +24,7 @@ export function AccountPanel({ user, onDone, onOpenInbox }: { user: PublicUser; 
   const [deleteProblem, setDeleteProblem] = useState<string | null>(null)
   const [changingPassword, setChangingPassword] = useState(false)
   const [endingSessions, setEndingSessions] = useState(false)
+  const { confirm, dialog } = useConfirm()
 
   async function handleSignOut() {
     await signOut()
@@ -48,7 +50,8 @@ export function AccountPanel({ user, onDone, onOpenInbox }: { user: PublicUser; 
     event.preventDefault()
     if (!deletePassword) return setDeleteProblem(t('danger.passwordRequired'))
     setDeleteProblem(null)
-    if (!window.confirm(t('deleteConfirm'))) return
+    const ok = await confirm({ title: t('deleteAccount'), description: t('deleteConfirm'), confirmLabel: t('deleteAccount'), destructive: true })
+    if (!ok) return
     setDeleting(true)
     try {
       await deleteAccount(deletePassword)
@@ -106,7 +109,8 @@ export function AccountPanel({ user, onDone, onOpenInbox }: { user: PublicUser; 
                 ) : (
                   <Button size="sm" variant="outline" onClick={() => openInbox(a.email, a.expiresAt)}>
                     <Inbox aria-hidden />
-                    {t('saved.open')}
+                    {t('saved.open')}{' '}
+                    <span className="sr-only">{a.email}</span>
                   </Button>
                 )}
               </li>
@@ -161,6 +165,7 @@ export function AccountPanel({ user, onDone, onOpenInbox }: { user: PublicUser; 
           {deleting ? t('deleting') : t('deleteAccount')}
         </Button>
       </form>
+      {dialog}
     </div>
   )
 }
