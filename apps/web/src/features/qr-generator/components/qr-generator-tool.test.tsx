@@ -2,10 +2,15 @@ import '../../../lib/i18n'
 import { fireEvent, render, screen, waitFor } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { dismissToast, Toaster } from '@tempbox/ui'
-import { beforeEach, describe, expect, it } from 'vitest'
+import { PNG } from 'pngjs'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { QrGeneratorTool } from './qr-generator-tool'
 
 beforeEach(() => dismissToast())
+afterEach(() => {
+  vi.restoreAllMocks()
+  vi.unstubAllGlobals()
+})
 
 function renderTool() {
   const user = userEvent.setup()
@@ -60,5 +65,23 @@ describe('QrGeneratorTool', () => {
     expect(screen.queryByRole('img')).toBeNull()
     await user.click(screen.getByRole('button', { name: 'Download' }))
     expect(await screen.findByText('Please generate a QR code first.')).toBeInTheDocument()
+  })
+
+  it('downloads qr-code.png at the size chosen', async () => {
+    const blobs: Blob[] = []
+    const createObjectURL = vi.fn((blob: Blob) => (blobs.push(blob), 'blob:qr'))
+    vi.stubGlobal('URL', Object.assign(URL, { createObjectURL, revokeObjectURL: vi.fn() }))
+    const clicked: string[] = []
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      clicked.push(this.download)
+    })
+    const user = renderTool()
+    await user.type(screen.getByLabelText('Text or URL'), 'hello{Enter}')
+    await screen.findByRole('img', { name: 'QR code for hello' })
+    await user.selectOptions(screen.getByLabelText('Download size'), '1,024 × 1,024 px')
+    await user.click(screen.getByRole('button', { name: 'Download' }))
+    await waitFor(() => expect(clicked).toEqual(['qr-code.png']))
+    const png = PNG.sync.read(Buffer.from(await blobs[0]!.arrayBuffer()))
+    expect([png.width, png.height]).toEqual([1024, 1024])
   })
 })

@@ -1,8 +1,8 @@
 import { useId, useState, type FormEvent } from 'react'
 import { useTranslation } from 'react-i18next'
-import { Button, Card, CardContent, CardDescription, CardHeader, CardTitle, FieldError, Input, Label, useToast } from '@tempbox/ui'
+import { Button, Card, CardContent, CardDescription, CardHeader, CardTitle, cn, FieldError, fieldClass, Input, Label, useToast } from '@tempbox/ui'
 import { Copy, Download, QrCode } from 'lucide-react'
-import { dataUrlToBlob, makeQrDataUrl, prepareQrText, QR_FILE_NAME, QR_MAX_BYTES, QR_SIZE, qrByteLength } from '../lib/qr'
+import { dataUrlToBlob, makeQrDataUrl, prepareQrText, QR_DOWNLOAD_SIZES, QR_FILE_NAME, QR_MAX_BYTES, QR_SIZE, qrByteLength, type QrDownloadSize } from '../lib/qr'
 
 /** QR code card (spec §2, §5): made in the browser with the `qrcode` package, nothing typed is sent anywhere. */
 export function QrGeneratorTool() {
@@ -12,6 +12,8 @@ export function QrGeneratorTool() {
   const [text, setText] = useState('')
   const [qr, setQr] = useState<{ value: string; dataUrl: string } | null>(null)
   const [busy, setBusy] = useState(false)
+  const [downloadSize, setDownloadSize] = useState<QrDownloadSize>(QR_SIZE)
+  const sizeId = useId()
   /** Why the last Generate failed, at the field until the text changes. */
   const [fieldError, setFieldError] = useState<string | null>(null)
   const errorId = `${inputId}-error`
@@ -57,11 +59,12 @@ export function QrGeneratorTool() {
     return qr
   }
 
-  function download() {
+  async function download() {
     const current = requireQr()
     if (!current) return
     try {
-      const url = URL.createObjectURL(dataUrlToBlob(current.dataUrl))
+      const dataUrl = downloadSize === QR_SIZE ? current.dataUrl : await makeQrDataUrl(current.value, downloadSize)
+      const url = URL.createObjectURL(dataUrlToBlob(dataUrl))
       const a = document.createElement('a')
       a.href = url
       a.download = QR_FILE_NAME
@@ -132,8 +135,23 @@ export function QrGeneratorTool() {
               {t('qr.emptyPreview')}
             </div>
           )}
-          <div className="flex w-full flex-col gap-2 sm:w-auto sm:flex-row">
-            <Button variant="outline" onClick={download}>
+          <div className="flex w-full flex-col gap-2 sm:w-auto sm:flex-row sm:items-end">
+            <div className="flex flex-col gap-1">
+              <Label htmlFor={sizeId}>{t('qr.sizeLabel')}</Label>
+              <select
+                id={sizeId}
+                value={downloadSize}
+                onChange={(e) => setDownloadSize(Number(e.target.value) as QrDownloadSize)}
+                className={cn(fieldClass, 'h-9')}
+              >
+                {QR_DOWNLOAD_SIZES.map((size) => (
+                  <option key={size} value={size}>
+                    {t('qr.sizeOption', { size: new Intl.NumberFormat(i18n.language).format(size) })}
+                  </option>
+                ))}
+              </select>
+            </div>
+            <Button variant="outline" onClick={() => void download()}>
               <Download aria-hidden />
               {t('qr.download')}
             </Button>

@@ -1,7 +1,8 @@
 import jsQR from 'jsqr'
 import { PNG } from 'pngjs'
 import { describe, expect, it } from 'vitest'
-import { makeQrDataUrl, prepareQrText, QR_MAX_BYTES, QR_SIZE, qrByteLength } from './qr'
+import QRCode from 'qrcode'
+import { makeQrDataUrl, prepareQrText, QR_MARGIN, QR_MAX_BYTES, QR_SIZE, qrByteLength } from './qr'
 
 function decode(dataUrl: string): { text: string | undefined; width: number; height: number } {
   const png = PNG.sync.read(Buffer.from(dataUrl.split(',')[1]!, 'base64'))
@@ -17,10 +18,39 @@ describe('QR round trip (generate the PNG, decode it back)', () => {
   ])('%s', async (_label, text) => {
     const decoded = decode(await makeQrDataUrl(text))
     // 200 pixels a side, or a little more for a dense code (a whole number of pixels per module); shown at 200×200.
-    if (text.length < 100) expect(decoded.width).toBe(QR_SIZE)
+    if (text.length < 20) expect(decoded.width).toBe(QR_SIZE)
     else expect(decoded.width).toBeGreaterThanOrEqual(QR_SIZE)
     expect(decoded.height).toBe(decoded.width)
     expect(decoded.text).toBe(text)
+  })
+})
+
+/** Rows of white pixels above the first dark one. */
+function whiteRowsOnTop(dataUrl: string): { rows: number; width: number } {
+  const png = PNG.sync.read(Buffer.from(dataUrl.split(',')[1]!, 'base64'))
+  for (let y = 0; y < png.height; y++) {
+    for (let x = 0; x < png.width; x++) if (png.data[(y * png.width + x) * 4]! < 128) return { rows: y, width: png.width }
+  }
+  return { rows: png.height, width: png.width }
+}
+
+describe('QR quiet zone and sizes', () => {
+  it('leaves the standard 4-module quiet zone around the code', async () => {
+    expect(QR_MARGIN).toBe(4)
+    for (const text of ['Hello, world! 123', 'https://example.com/' + 'x'.repeat(300)]) {
+      const modules = QRCode.create(text, { errorCorrectionLevel: 'L' }).modules.size + 2 * QR_MARGIN
+      const { rows, width } = whiteRowsOnTop(await makeQrDataUrl(text))
+      expect(rows / (width / modules)).toBeGreaterThanOrEqual(QR_MARGIN - 0.5)
+      expect(rows / (width / modules)).toBeLessThan(QR_MARGIN + 0.5)
+    }
+  })
+
+  it('makes the larger download sizes, which still decode', async () => {
+    for (const size of [512, 1024]) {
+      const decoded = decode(await makeQrDataUrl('https://example.com/a', size))
+      expect(decoded.width).toBe(size)
+      expect(decoded.text).toBe('https://example.com/a')
+    }
   })
 })
 

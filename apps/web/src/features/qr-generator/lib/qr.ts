@@ -5,8 +5,11 @@ import { addMissingScheme } from '../../../lib/web-address'
 export const QR_SIZE = 200
 export const QR_FILE_NAME = 'qr-code.png'
 
-/** Quiet zone around the code, in modules. */
-const QR_MARGIN = 2
+/** Quiet zone around the code, in modules: the 4 the QR standard (ISO/IEC 18004) asks for, so every scanner finds it. */
+export const QR_MARGIN = 4
+/** Sizes offered for the download, in pixels a side: the 200 shown (spec §9), and larger ones for print. */
+export const QR_DOWNLOAD_SIZES = [QR_SIZE, 512, 1024] as const
+export type QrDownloadSize = (typeof QR_DOWNLOAD_SIZES)[number]
 /**
  * Error correction L (7 % of the code may be damaged): the level that holds the most, which matters more for a code
  * shown on a screen or printed clean than surviving a torn sticker.
@@ -28,15 +31,15 @@ export const prepareQrText = addMissingScheme
 const MIN_EVEN_MODULE_PX = 4
 
 /**
- * A PNG data URL made here, in the browser (nothing typed leaves the machine): 200×200 (spec §9) when its modules get
- * 4 pixels or more. A denser code gets the same whole number of pixels for every module, a little over 200 in all:
- * squeezed into exactly 200, its modules would differ in width, which scanners misread (near the limit there are
- * 177 modules a side). It is shown at 200×200 either way.
+ * A PNG data URL made here, in the browser (nothing typed leaves the machine): `size` pixels a side (200, spec §9)
+ * when its modules get 4 pixels or more. A denser code gets the same whole number of pixels for every module, a little
+ * over `size` in all: squeezed into exactly that, its modules would differ in width, which scanners misread (near the
+ * limit there are 177 modules a side). The page shows it at 200×200 either way.
  */
-export async function makeQrDataUrl(value: string): Promise<string> {
+export async function makeQrDataUrl(value: string, size: number = QR_SIZE): Promise<string> {
   const modules = QRCode.create(value, QR_OPTIONS).modules.size + 2 * QR_MARGIN
-  if (QR_SIZE / modules >= MIN_EVEN_MODULE_PX) return QRCode.toDataURL(value, { ...QR_OPTIONS, width: QR_SIZE, type: 'image/png' })
-  return QRCode.toDataURL(value, { ...QR_OPTIONS, scale: Math.ceil(QR_SIZE / modules), type: 'image/png' })
+  if (size / modules >= MIN_EVEN_MODULE_PX) return QRCode.toDataURL(value, { ...QR_OPTIONS, width: size, type: 'image/png' })
+  return QRCode.toDataURL(value, { ...QR_OPTIONS, scale: Math.ceil(size / modules), type: 'image/png' })
 }
 
 export function dataUrlToBlob(dataUrl: string): Blob {

@@ -15,8 +15,9 @@ describe('WordCounterTool', () => {
     expect(figure('words')).toHaveTextContent('8')
     expect(figure('sentences')).toHaveTextContent('3')
     expect(figure('paragraphs')).toHaveTextContent('2')
-    expect(figure('readingTime')).toHaveTextContent('1 min')
-    expect(figure('speakingTime')).toHaveTextContent('1 min')
+    // Eight words take seconds, not "1 min".
+    expect(figure('readingTime')).toHaveTextContent('< 1 min')
+    expect(figure('speakingTime')).toHaveTextContent('< 1 min')
     // Eight words are too few to score; the averages and frequent words are still shown.
     expect(screen.getByTestId('readability-unscored')).toHaveTextContent('This text is too short to score: reading-ease scores need at least 30 words.')
     expect(screen.queryByText('Flesch Reading Ease')).toBeNull()
@@ -26,6 +27,10 @@ describe('WordCounterTool', () => {
     expect(figure('sentences')).toHaveTextContent('8')
     expect(screen.queryByTestId('readability-unscored')).toBeNull()
     expect(screen.getByText('Flesch Reading Ease')).toBeInTheDocument()
+
+    fireEvent.change(screen.getByLabelText('Your text'), { target: { value: 'word '.repeat(201) } })
+    expect(figure('readingTime')).toHaveTextContent(/^2 min$/)
+    expect(figure('speakingTime')).toHaveTextContent(/^2 min$/)
   })
 
   it('says that a Chinese text gets no reading-ease score, and counts its words', () => {

@@ -4,7 +4,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle, Label, Texta
 import { FileText } from 'lucide-react'
 import { useTextAnalysis } from '../hooks/use-text-analysis'
 import { MIN_WORDS_TO_SCORE } from '../lib/readability'
-import type { TextStats } from '../lib/text-stats'
+import { READING_WORDS_PER_MINUTE, SPEAKING_WORDS_PER_MINUTE, type TextStats } from '../lib/text-stats'
 
 const STAT_KEYS: (keyof TextStats)[] = ['words', 'characters', 'charactersNoSpaces', 'paragraphs', 'sentences', 'readingTime', 'speakingTime']
 
@@ -18,8 +18,14 @@ export function WordCounterTool() {
   const decimal = new Intl.NumberFormat(i18n.language, { maximumFractionDigits: 1 })
   const { stats, readability } = analysis
 
-  const statValue = (key: keyof TextStats) =>
-    key === 'readingTime' || key === 'speakingTime' ? t('wordCounter.minutes', { value: number.format(stats[key]) }) : number.format(stats[key])
+  // Spec §5 rounds the times up to whole minutes; a few words read in seconds, so under a minute says so.
+  const perMinute: Partial<Record<keyof TextStats, number>> = { readingTime: READING_WORDS_PER_MINUTE, speakingTime: SPEAKING_WORDS_PER_MINUTE }
+  const statValue = (key: keyof TextStats) => {
+    const rate = perMinute[key]
+    if (rate === undefined) return number.format(stats[key])
+    if (stats.words > 0 && stats.words < rate) return t('wordCounter.underMinute')
+    return t('wordCounter.minutes', { value: number.format(stats[key]) })
+  }
 
   return (
     <Card className="w-full" data-testid="word-counter">
