@@ -16,7 +16,8 @@ export function ToastViewport({ className, ...props }: ComponentProps<typeof Toa
     <ToastPrimitive.Viewport
       hotkey={['F8']}
       className={cn(
-        'fixed top-0 z-[100] flex max-h-screen w-full flex-col-reverse p-4 sm:bottom-0 sm:end-0 sm:top-auto sm:flex-col md:max-w-[420px]',
+        // Phones: at the bottom, above the scroll buttons (bottom-6, two 36 px buttons), never over the header.
+        'pointer-events-none fixed bottom-28 z-[100] flex max-h-screen w-full flex-col p-4 sm:bottom-0 sm:end-0 md:max-w-[420px]',
         className,
       )}
       {...props}

@@ -8,23 +8,40 @@ export const SCROLL_BUTTONS_THRESHOLD_PX = 300
 /** On a phone the buttons would sit over the inbox rows: there they go away this long after the scrolling stops. */
 export const PHONE_IDLE_HIDE_MS = 1500
 const WIDE_SCREEN = '(min-width: 640px)'
+const FIELD = 'input, select, textarea, [contenteditable=""], [contenteditable="true"]'
+
+/** Near the end of the page the last controls and the footer sit where the buttons would float. */
+function nearBottom(): boolean {
+  return window.scrollY + window.innerHeight >= document.documentElement.scrollHeight - SCROLL_BUTTONS_THRESHOLD_PX
+}
+
+/** A field being filled in: on a phone the keyboard leaves little room, and the buttons would cover the field. */
+function fieldHasFocus(): boolean {
+  return document.activeElement instanceof Element && document.activeElement.matches(FIELD)
+}
 
 export function ScrollButtons() {
   const { t } = useTranslation('common')
   const [isVisible, setIsVisible] = useState(false)
   useEffect(() => {
     let idle: ReturnType<typeof setTimeout> | undefined
-    const onScroll = () => {
-      const past = window.scrollY > SCROLL_BUTTONS_THRESHOLD_PX
-      setIsVisible(past)
+    const update = () => {
+      const show = window.scrollY > SCROLL_BUTTONS_THRESHOLD_PX && !nearBottom() && !fieldHasFocus()
+      setIsVisible(show)
       clearTimeout(idle)
-      if (past && !window.matchMedia(WIDE_SCREEN).matches) idle = setTimeout(() => setIsVisible(false), PHONE_IDLE_HIDE_MS)
+      if (show && !window.matchMedia(WIDE_SCREEN).matches) idle = setTimeout(() => setIsVisible(false), PHONE_IDLE_HIDE_MS)
     }
-    onScroll()
-    window.addEventListener('scroll', onScroll, { passive: true })
+    // Focus moves before the browser scrolls a field into view: decide once it has.
+    const onFocusChange = () => requestAnimationFrame(update)
+    update()
+    window.addEventListener('scroll', update, { passive: true })
+    document.addEventListener('focusin', onFocusChange)
+    document.addEventListener('focusout', onFocusChange)
     return () => {
       clearTimeout(idle)
-      window.removeEventListener('scroll', onScroll)
+      window.removeEventListener('scroll', update)
+      document.removeEventListener('focusin', onFocusChange)
+      document.removeEventListener('focusout', onFocusChange)
     }
   }, [])
   if (!isVisible) return null

@@ -88,6 +88,8 @@ describe('inbox search', { timeout: 30_000 }, () => {
     await user.type(box, 'receipt')
     expect(await screen.findByText('No messages match your search.')).toBeInTheDocument()
     expect(screen.queryAllByTestId('inbox-message')).toHaveLength(0)
+    // While filtering, the heading counts the inbox and names the matches apart, not "Inbox (0)" beside its unread.
+    expect(screen.getByRole('heading', { level: 3, name: /^Inbox/ })).toHaveTextContent(/^Inbox \(70\)Matches: 0/)
 
     await user.click(screen.getByRole('button', { name: 'Clear search' }))
     await screen.findByText('Welcome 70')

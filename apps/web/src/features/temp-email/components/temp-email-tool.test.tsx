@@ -114,6 +114,8 @@ describe('generate', () => {
     held.open()
     await expectToast('Email Generated')
     expect(screen.getByLabelText('Your temporary address')).toHaveValue(TEST_ADDRESS)
+    // Focus lands on the new address, not on <body>.
+    await waitFor(() => expect(screen.getByLabelText('Your temporary address')).toHaveFocus())
     expect(screen.getByTestId('expiry')).toHaveTextContent(/Expires in 2[34]:\d\d:\d\d/)
     expect(useCurrentAddress.getState().email).toBe(TEST_ADDRESS)
     expect(JSON.parse(localStorage.getItem('tempbox-current-address')!).state.email).toBe(TEST_ADDRESS)

@@ -120,6 +120,8 @@ export function TempEmailTool() {
       setExpired(false)
       setGenerateError(null)
       notify({ title: t('toast.generatedTitle'), description: t('toast.generatedText', { email: result.email }) })
+      // The pressed button was disabled while pending, which drops focus to <body>: it goes to the new address.
+      requestAnimationFrame(() => document.getElementById('temp-email-address')?.focus({ preventScroll: true }))
     } catch (error) {
       // A chosen name the server refuses (taken, reserved, malformed) and the per-client limits are said once, at the
       // form; only an unexplained failure is a toast. The active-address limit counts per network (everyone behind one
@@ -330,7 +332,13 @@ export function TempEmailTool() {
           <div className="mt-6 scroll-mt-4" ref={setInboxList} data-testid="inbox-list">
             <div className="mb-2 flex items-center justify-between gap-2">
               <h3 ref={inboxHeading} tabIndex={-1} className="text-lg font-semibold text-slate-900 focus:outline-none dark:text-slate-50">
-                {t('inbox')} <span className="text-sm font-normal text-slate-500 dark:text-slate-400">({total})</span>
+                {/* Both counts are the whole inbox's; while filtering, the matches have their own label. */}
+                {t('inbox')} <span className="text-sm font-normal text-slate-500 dark:text-slate-400">({search.active ? inbox.total : total})</span>
+                {search.active && !search.searching && (
+                  <span className="ms-2 inline-block rounded-full bg-slate-100 whitespace-nowrap px-2 py-0.5 text-xs font-semibold text-slate-700 dark:bg-slate-800 dark:text-slate-200" data-testid="match-count">
+                    {t('search.matches', { count: total })}
+                  </span>
+                )}
                 {inbox.unread > 0 && (
                   <span className="ms-2 inline-block rounded-full bg-blue-100 whitespace-nowrap px-2 py-0.5 text-xs font-semibold text-blue-800 dark:bg-blue-900/60 dark:text-blue-200" data-testid="unread-count">
                     {t('alerts.unreadCount', { count: inbox.unread })}

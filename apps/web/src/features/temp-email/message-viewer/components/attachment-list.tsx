@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next'
 import { attachmentUrl } from '../api/message'
 import { fileKind } from '../lib/attachment-kind'
 import { formatBytes } from '../lib/format-bytes'
+import { isolateFileType } from '../lib/isolate-file-type'
 
 /**
  * The message's files, named as people say them ("PDF document, 13 KB"). Images the HTML shows in place (`cid:`,
@@ -49,10 +50,12 @@ export function AttachmentList({ address, id, message }: { address: string; id: 
       )}
       {truncated && (
         <p role="note" className="mt-1 text-sm text-slate-700 dark:text-slate-300">
-          {t('viewer.attachmentsTruncated', {
-            shown: number.format(attachments.length),
-            total: number.format(Math.max(message.attachmentCount ?? 0, attachments.length)),
-          })}
+          {isolateFileType(
+            t('viewer.attachmentsTruncated', {
+              shown: number.format(attachments.length),
+              total: number.format(Math.max(message.attachmentCount ?? 0, attachments.length)),
+            }),
+          )}
         </p>
       )}
     </div>

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next'
 import { rawUrl, useMessage } from '../api/message'
 import { AttachmentList } from './attachment-list'
 import { MailFrame } from './mail-frame'
+import { isolateFileType } from '../lib/isolate-file-type'
 import { PlainText } from './plain-text'
 import { SenderCheck } from './sender-check'
 
@@ -68,11 +69,16 @@ export function MessageViewer({ address, id, onClose, onDelete }: MessageViewerP
         </h4>
         <dl className="grid grid-cols-[auto_1fr] gap-x-2 text-sm text-slate-600 dark:text-slate-400">
           <dt className="font-medium">{t('viewer.from')}</dt>
-          <dd dir="auto" className="text-start [overflow-wrap:anywhere]">{message.sender}</dd>
+          {/* The value keeps its own direction (bdi) but sits at the page's start, beside its label, in either direction. */}
+          <dd className="text-start [overflow-wrap:anywhere]">
+            <bdi>{message.sender}</bdi>
+          </dd>
           {recipients && (
             <>
               <dt className="font-medium">{t('viewer.to')}</dt>
-              <dd dir="auto" className="text-start [overflow-wrap:anywhere]">{recipients}</dd>
+              <dd className="text-start [overflow-wrap:anywhere]">
+                <bdi>{recipients}</bdi>
+              </dd>
             </>
           )}
           <dt className="font-medium">{t('viewer.date')}</dt>
@@ -118,12 +124,12 @@ export function MessageViewer({ address, id, onClose, onDelete }: MessageViewerP
         <>
           {message.htmlWithheld && (
             <p role="note" className="rounded-md bg-amber-50 p-2 text-sm text-amber-900 dark:bg-amber-900/30 dark:text-amber-100">
-              {t(message.htmlWithheld === 'too_large' ? 'viewer.htmlTooLarge' : 'viewer.htmlUnrenderable')}
+              {isolateFileType(t(message.htmlWithheld === 'too_large' ? 'viewer.htmlTooLarge' : 'viewer.htmlUnrenderable'))}
             </p>
           )}
           {message.contentTruncated && (
             <p role="note" className="rounded-md bg-amber-50 p-2 text-sm text-amber-900 dark:bg-amber-900/30 dark:text-amber-100">
-              {t('viewer.textTruncated')}
+              {isolateFileType(t('viewer.textTruncated'))}
             </p>
           )}
           <PlainText text={message.content} empty={t('viewer.empty')} />
@@ -154,7 +160,7 @@ export function MessageViewer({ address, id, onClose, onDelete }: MessageViewerP
       <div className="flex flex-wrap gap-2">
         <a href={rawUrl(address, id)} download={`${id}.eml`} className={button}>
           <Download className="h-4 w-4" aria-hidden />
-          {t('viewer.downloadEml')}
+          <span>{isolateFileType(t('viewer.downloadEml'))}</span>
         </a>
         <button type="button" aria-expanded={showHeaders} onClick={() => setShowHeaders((v) => !v)} className={button}>
           {showHeaders ? t('viewer.hideHeaders') : t('viewer.headers')}
