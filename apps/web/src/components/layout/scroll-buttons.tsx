@@ -8,7 +8,9 @@ export const SCROLL_BUTTONS_THRESHOLD_PX = 300
 /** On a phone the buttons would sit over the inbox rows: there they go away this long after the scrolling stops. */
 export const PHONE_IDLE_HIDE_MS = 1500
 const WIDE_SCREEN = '(min-width: 640px)'
-const FIELD = 'input, select, textarea, [contenteditable=""], [contenteditable="true"]'
+/** Fields one types or picks in (a read-only address field, focused after Generate, is not one). */
+const FIELD =
+  'input:not([readonly]):not([type="button"]):not([type="submit"]):not([type="reset"]):not([type="checkbox"]):not([type="radio"]), select, textarea:not([readonly]), [contenteditable=""], [contenteditable="true"]'
 
 /** Near the end of the page the last controls and the footer sit where the buttons would float. */
 function nearBottom(): boolean {

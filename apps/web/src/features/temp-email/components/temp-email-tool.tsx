@@ -152,7 +152,7 @@ export function TempEmailTool() {
   const inboxHeading = useRef<HTMLHeadingElement>(null)
   const { unseen } = useNewMailToast(email, inbox.messages, inboxList, notify, (code) => void copy(code))
   const showInbox = () => {
-    inboxList?.scrollIntoView({ behavior: 'smooth', block: 'start' })
+    inboxHeading.current?.scrollIntoView({ behavior: 'smooth', block: 'start' })
     inboxHeading.current?.focus({ preventScroll: true })
   }
 
@@ -329,9 +329,9 @@ export function TempEmailTool() {
         />
 
         {email && (
-          <div className="mt-6 scroll-mt-4" ref={setInboxList} data-testid="inbox-list">
+          <div className="mt-6">
             <div className="mb-2 flex items-center justify-between gap-2">
-              <h3 ref={inboxHeading} tabIndex={-1} className="text-lg font-semibold text-slate-900 focus:outline-none dark:text-slate-50">
+              <h3 ref={inboxHeading} tabIndex={-1} className="scroll-mt-20 text-lg font-semibold text-slate-900 focus:outline-none dark:text-slate-50">
                 {/* Both counts are the whole inbox's; while filtering, the matches have their own label. */}
                 {t('inbox')} <span className="text-sm font-normal text-slate-500 dark:text-slate-400">({search.active ? inbox.total : total})</span>
                 {search.active && !search.searching && (
@@ -351,6 +351,8 @@ export function TempEmailTool() {
               </button>
             </div>
             {(inbox.total > 0 || search.text !== '') && <SearchBox value={search.text} onChange={search.setText} onClear={search.clear} />}
+            {/* Where a new row appears: the new-mail pill and toast watch this line, not the whole tool. */}
+            <div ref={setInboxList} aria-hidden />
             {messages.length === 0 ? (
               <p
                 role={search.active ? 'status' : undefined}

@@ -9,7 +9,8 @@ import type { Notify } from './use-notify'
 /**
  * New mail that arrives while the message list is out of view (in view, the new row says it): a short toast with who
  * it is from and its code to copy, and `unseen`, the count the "new mail ↓" pill by the address shows until the list
- * is seen. It watches the list itself, not the whole tool: at the address field on a phone the list is below the fold.
+ * is seen. It watches `list`, the line where new rows appear, not the whole tool: at the address field on a phone the
+ * list is below the fold.
  * Mail already there when the inbox was first shown is not announced: the list may still be loading then.
  */
 export function useNewMailToast(
@@ -27,11 +28,15 @@ export function useNewMailToast(
 
   useEffect(() => {
     if (!list || typeof IntersectionObserver === 'undefined') return
-    const observer = new IntersectionObserver(([entry]) => {
-      if (!entry) return
-      isInView.current = entry.isIntersecting
-      if (entry.isIntersecting) setUnseen(0)
-    })
+    // A line in the window's last 64 px is not "in view": a new row there would hardly be seen.
+    const observer = new IntersectionObserver(
+      ([entry]) => {
+        if (!entry) return
+        isInView.current = entry.isIntersecting
+        if (entry.isIntersecting) setUnseen(0)
+      },
+      { rootMargin: '0px 0px -64px 0px' },
+    )
     observer.observe(list)
     return () => observer.disconnect()
   }, [list])

@@ -1,0 +1,176 @@
+import AxeBuilder from '@axe-core/playwright'
+import nodemailer, { type SendMailOptions } from 'nodemailer'
+import type { Browser, BrowserContext, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { launchBrowser } from '../support/browser'
+import { startStack, waitFor, type Stack } from '../support/stack'
+
+// Issue 32, "UX, second round": what a new user sees at 375 and 1280 px, in English and Arabic.
+let stack: Stack
+let browser: Browser
+
+beforeAll(async () => {
+  stack = await startStack({ withWeb: true, env: { MAX_ACTIVE_ADDRESSES_PER_IP: '50' } })
+  browser = await launchBrowser()
+})
+
+afterAll(async () => {
+  await browser?.close()
+  await stack?.stop()
+})
+
+function send(to: string, mail: SendMailOptions) {
+  const transport = nodemailer.createTransport({ host: '127.0.0.1', port: stack.smtpPort, secure: false, ignoreTLS: true })
+  return transport.sendMail({ from: 'Sender Example <sender@example.com>', to, ...mail })
+}
+
+const PHONE = { width: 375, height: 740 }
+const DESKTOP = { width: 1280, height: 900 }
+
+async function openPage(viewport: { width: number; height: number }, language = 'en'): Promise<{ page: Page; context: BrowserContext; errors: string[] }> {
+  const context = await browser.newContext({ viewport })
+  await context.addInitScript((lng) => localStorage.setItem('tempbox-language', lng), language)
+  const page = await context.newPage()
+  const errors: string[] = []
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') errors.push(msg.text())
+  })
+  await page.goto(stack.apiUrl)
+  return { page, context, errors }
+}
+
+async function generate(page: Page, name = 'Generate Email'): Promise<string> {
+  await page.locator('#temp-email').getByRole('button', { name }).click()
+  const field = page.locator('#temp-email-address')
+  await field.waitFor()
+  return field.inputValue()
+}
+
+describe('new mail, wherever you are', () => {
+  for (const [name, viewport, where] of [
+    ['375 px with the address at the foot of the window', PHONE, 'address'],
+    ['1280 px from the top of the page', DESKTOP, 'top'],
+  ] as const) {
+    it(`at ${name}, a new mail shows a toast and a pill by the address that brings the list into view`, async () => {
+      const { page, context } = await openPage(viewport)
+      const address = await generate(page)
+      await page.locator('#temp-email').getByText(/No messages yet/).waitFor()
+      // The pill sits just under the field: leave room for it.
+      if (where === 'address') await page.evaluate(() => window.scrollBy(0, document.getElementById('temp-email-address')!.getBoundingClientRect().bottom - window.innerHeight + 120))
+      else await page.evaluate(() => window.scrollTo(0, 0))
+      await send(address, { subject: 'Pill check', text: 'It works...' })
+
+      await page.locator('[data-slot="toast"]', { hasText: 'New mail from Sender Example' }).waitFor({ timeout: 15_000 })
+      const pill = page.getByTestId('new-mail-pill')
+      await pill.waitFor({ state: 'attached' })
+      expect(await pill.textContent()).toBe('New mail: 1')
+      // Beside the address: on screen whenever the address is.
+      if (where === 'address') expect(await pill.isVisible()).toBe(true)
+
+      await pill.click()
+      const row = page.getByTestId('inbox-message').first()
+      await waitFor(async () => {
+        const box = await row.boundingBox()
+        return box !== null && box.y >= 0 && box.y < viewport.height && (await pill.count()) === 0
+      }, 10_000, 'the new row in view, the pill gone')
+      // Nothing was cut from "It works...": it gets no second ellipsis.
+      expect(await row.textContent()).toContain('It works...')
+      expect(await row.textContent()).not.toContain('…')
+      await context.close()
+    })
+  }
+})
+
+describe('right to left', () => {
+  it('in Arabic keeps From and To beside their labels, ".eml" reads as written, the unread pill on one line, and names start with the words seen', async () => {
+    const { page, context } = await openPage(DESKTOP, 'ar')
+    const address = await generate(page, 'إنشاء بريد')
+    await send(address, { subject: 'Your code', text: 'Your code is 482913.' })
+    await send(address, { subject: 'Second', text: 'Hello again.' })
+    const tool = page.locator('#temp-email')
+    await waitFor(async () => (await tool.getByTestId('inbox-message').count()) === 2, 15_000, 'both messages listed')
+
+    // axe: the code chips, the release button (Arabic) — the accessible name starts with the visible text.
+    const axe = await new AxeBuilder({ page }).include('#temp-email').withRules(['label-content-name-mismatch']).analyze()
+    expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([])
+
+    const pill = tool.getByTestId('unread-count')
+    await page.setViewportSize(PHONE)
+    expect(await pill.evaluate((el) => el.getClientRects().length === 1 && el.getBoundingClientRect().height < 2 * parseFloat(getComputedStyle(el).lineHeight))).toBe(true)
+    await page.setViewportSize(DESKTOP)
+
+    await tool.getByTestId('inbox-message').filter({ hasText: 'Your code' }).getByRole('button').first().click()
+    const from = tool.locator('dl dt').first()
+    await from.waitFor()
+    const gap = await from.evaluate((dt) => {
+      const dd = dt.nextElementSibling!.querySelector('bdi')!
+      const range = document.createRange()
+      range.selectNodeContents(dd)
+      // Right to left: the label on the right, its value's text just to its left.
+      return dt.getBoundingClientRect().left - range.getBoundingClientRect().right
+    })
+    expect(gap).toBeGreaterThanOrEqual(0)
+    expect(gap).toBeLessThan(40)
+
+    const eml = tool.locator('a[download] bdi')
+    expect(await eml.textContent()).toBe('.eml')
+    expect(await eml.evaluate((el) => getComputedStyle(el).direction)).toBe('ltr')
+    await context.close()
+  })
+})
+
+describe('nothing covering the page', () => {
+  it('at 375 px: focus on the new address, toasts at the bottom, no scroll buttons while a field has focus', async () => {
+    const { page, context } = await openPage(PHONE)
+    await generate(page)
+    await page.waitForFunction(() => document.activeElement?.id === 'temp-email-address')
+    const toast = page.locator('[data-slot="toast"]', { hasText: 'Email Generated' })
+    await toast.waitFor()
+    const box = (await toast.boundingBox())!
+    expect(box.y).toBeGreaterThan(PHONE.height / 2)
+    // Above the scroll buttons' place (bottom-6, 2 × 36 px and a gap).
+    expect(box.y + box.height).toBeLessThanOrEqual(PHONE.height - 24 - 80)
+
+    await page.evaluate(() => window.scrollTo(0, 900))
+    await page.getByTestId('scroll-buttons').waitFor()
+    await page.getByLabel('When should this address be deleted?').focus()
+    await page.getByTestId('scroll-buttons').waitFor({ state: 'detached' })
+    await context.close()
+  })
+
+  it('a direct load of /#tools scrolls to the tools', async () => {
+    const context = await browser.newContext({ viewport: DESKTOP })
+    const page = await context.newPage()
+    await page.goto(`${stack.apiUrl}/#tools`)
+    await page.locator('#temp-email').waitFor()
+    await waitFor(async () => Math.abs((await page.locator('#tools').boundingBox())!.y - 80) < 4, 10_000, '#tools at the top of the window')
+    expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(200)
+    await context.close()
+  })
+})
+
+describe('no CSP error in the console', () => {
+  it('opening a menu and a dialog logs no violation', async () => {
+    const { page, context, errors } = await openPage(DESKTOP)
+    const violations: string[] = []
+    page.on('console', (msg) => {
+      if (/Content Security Policy|CSP violation/i.test(msg.text())) violations.push(msg.text())
+    })
+    await page.addInitScript(() => document.addEventListener('securitypolicyviolation', (e) => console.error(`CSP violation: ${e.violatedDirective} ${e.sample}`)))
+    await page.reload()
+    await page.getByTestId('language-picker-header').click()
+    await page.getByTestId('language-option-en').waitFor()
+    await page.keyboard.press('Escape')
+    await page.getByRole('banner').getByRole('button', { name: 'Sign In', exact: true }).click()
+    await page.getByRole('dialog').waitFor()
+    await page.getByRole('dialog').getByLabel('Email').waitFor()
+    // The scroll lock's rules now apply (they were refused before), and leave with the dialog.
+    expect(await page.evaluate(() => getComputedStyle(document.body).overflow)).toBe('hidden')
+    await page.keyboard.press('Escape')
+    await page.getByRole('dialog').waitFor({ state: 'detached' })
+    await waitFor(async () => (await page.evaluate(() => getComputedStyle(document.body).overflow)) !== 'hidden', 5_000, 'the scroll lock to end')
+    expect(violations).toEqual([])
+    expect(errors.filter((text) => /Content Security Policy/i.test(text))).toEqual([])
+    await context.close()
+  })
+})
