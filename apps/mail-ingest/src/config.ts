@@ -50,6 +50,10 @@ export interface Config {
   maxInflightBytes: number
   /** Unknown recipients one session may name before it is cut off with 421 (Postfix's hard error limit). */
   maxUnknownRecipients: number
+  /** Never-issued recipients one client may name per minute across its sessions (and nodes); past it every RCPT gets 450 4.7.1. */
+  guessLimitPerMinute: number
+  /** Clients the in-memory guess window tracks at most (SQLite; the least recently counted go first). */
+  guessMaxClients: number
   /** Certificate chain and key (PEM files) for STARTTLS; null sends and receives mail in clear text. */
   tls: { certPath: string; keyPath: string } | null
   /** How often the certificate files are checked for a replacement (no restart needed). */
@@ -103,6 +107,9 @@ const DEFAULT_MAX_CLIENTS_PER_IP = 20
 const DEFAULT_MAX_INFLIGHT_BYTES = 256 * 1024 * 1024
 /** A typo or two is normal; a sender guessing addresses names many. */
 const DEFAULT_MAX_UNKNOWN_RECIPIENTS = 5
+/** As the api's GUESS_LIMIT_PER_MINUTE: SMTP is no cheaper way to guess an address than HTTP. */
+const DEFAULT_GUESS_LIMIT_PER_MINUTE = 30
+const DEFAULT_GUESS_MAX_CLIENTS = 100_000
 /** Postfix's smtpd_upstream_proxy_timeout: a balancer sends its header at once, so a few seconds is plenty. */
 const DEFAULT_PROXY_HEADER_TIMEOUT_MS = 5_000
 
@@ -150,6 +157,8 @@ export function loadConfig(env: Env = process.env): Config {
     maxClientsPerIp: int('SMTP_MAX_CLIENTS_PER_IP', DEFAULT_MAX_CLIENTS_PER_IP, 1),
     maxInflightBytes: int('SMTP_MAX_INFLIGHT_BYTES', DEFAULT_MAX_INFLIGHT_BYTES, 1024),
     maxUnknownRecipients: int('SMTP_MAX_UNKNOWN_RECIPIENTS', DEFAULT_MAX_UNKNOWN_RECIPIENTS, 1),
+    guessLimitPerMinute: int('SMTP_GUESS_LIMIT_PER_MINUTE', DEFAULT_GUESS_LIMIT_PER_MINUTE, 1),
+    guessMaxClients: int('SMTP_GUESS_MAX_CLIENTS', DEFAULT_GUESS_MAX_CLIENTS, 1),
     mailAuth: loadMailAuthConfig(env, int, problems),
     proxyProtocol: parseProxyProtocol(env, int, problems),
   }

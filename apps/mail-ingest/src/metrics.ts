@@ -7,7 +7,7 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 export type RefusalReason =
   | 'too_many_connections' | 'proxy_untrusted' | 'proxy_header'
   | 'relay_denied' | 'unknown_recipient' | 'too_many_recipients' | 'lookup_failed' | 'too_big' | 'store_failed'
-  | 'mailbox_full' | 'some_mailboxes_full' | 'storage_full' | 'busy'
+  | 'mailbox_full' | 'some_mailboxes_full' | 'storage_full' | 'busy' | 'guess_limited'
 
 /** What mail-ingest counts for operators (served on METRICS_HOST:INGEST_METRICS_PORT). */
 export interface IngestMetrics {

@@ -1,10 +1,11 @@
-import type { Storage } from '@tempbox/db'
+import type { IssuedAddresses, Storage } from '@tempbox/db'
 import type { SMTPServerAddress, SMTPServerEnvelope, SMTPServerSession } from 'smtp-server'
 import type { Config } from './config.js'
 import type { RefusalReason } from './metrics.js'
 import { smtpError } from './smtp-error.js'
 import type { ClientLimits } from './client-limits.js'
 import type { StorageGuard } from './storage-guard.js'
+import type { GuessLimit } from './guess-limit.js'
 
 /** Inbox ids of the accepted recipients, per SMTP transaction (smtp-server replaces the envelope on RSET/EHLO/after DATA). */
 const acceptedInboxes = new WeakMap<SMTPServerEnvelope, Map<string, number>>()
@@ -64,7 +65,9 @@ export function createInboxLookup(storage: Pick<Storage, 'findActiveInbox'>, cac
  * open relay), unknown or expired addresses with 550 5.1.1 (a session naming too many is cut off with 421),
  * recipients beyond the cap with 452, a full inbox with 452 4.2.2 and a full store with 452 4.3.1. A full inbox is
  * one at its message count or with no room left for the size the client declared (MAIL FROM … SIZE=); the counts
- * may be SMTP_INBOX_CACHE_MS old, the store worker checks them exactly at DATA.
+ * may be SMTP_INBOX_CACHE_MS old, the store worker checks them exactly at DATA. Only a recipient never issued counts
+ * as a guess (per session and in the client's window): one that expired or was released gets its 550 uncounted, as
+ * senders keep mailing those. A client past its window's budget gets 450 4.7.1 for every recipient of ours.
  */
 export function createOnRcptTo(
   config: Config,
@@ -72,7 +75,15 @@ export function createOnRcptTo(
   clients: ClientLimits,
   storage: StorageGuard,
   refused: (reason: RefusalReason) => void = () => {},
+  guesses: GuessLimit,
+  issued: Pick<IssuedAddresses, 'isBlocked'>,
+  clock: () => number = Date.now,
 ) {
+  const guessLimited = () => {
+    refused('guess_limited')
+    return smtpError(450, '4.7.1 Too many unknown recipients from your network, try again later')
+  }
+  const noSuchAddress = () => smtpError(550, '5.1.1 Mailbox unavailable: no such address, or it has expired')
   const domains = new Set(config.mailDomains)
   return (
     address: SMTPServerAddress,
@@ -92,16 +103,27 @@ export function createOnRcptTo(
       callback(smtpError(452, '4.5.3 Too many recipients'))
       return
     }
-    Promise.all([storage.refusal(), lookup.findActiveInbox(recipient)]).then(
-      ([full, inbox]) => {
+    Promise.all([storage.refusal(), lookup.findActiveInbox(recipient), guesses.blocked(session)])
+      .then(async ([full, inbox, blocked]) => {
+        if (blocked) {
+          callback(guessLimited())
+          return
+        }
         if (full) {
           refused('storage_full')
           callback(full)
           return
         }
         if (inbox === null) {
-          refused('unknown_recipient')
-          callback(clients.unknownRecipient(session, smtpError(550, '5.1.1 Mailbox unavailable: no such address, or it has expired')))
+          if (await issued.isBlocked(recipient, clock())) {
+            refused('unknown_recipient')
+            callback(noSuchAddress())
+          } else if (await guesses.guess(session)) {
+            callback(guessLimited())
+          } else {
+            refused('unknown_recipient')
+            callback(clients.unknownRecipient(session, noSuchAddress()))
+          }
           return
         }
         const declared = Number(session.envelope.mailFrom && session.envelope.mailFrom.args && (session.envelope.mailFrom.args as Record<string, string>).SIZE) || 0
@@ -114,12 +136,12 @@ export function createOnRcptTo(
         if (!accepted) acceptedInboxes.set(session.envelope, (accepted = new Map()))
         accepted.set(recipient, inbox.id)
         callback()
-      },
-      (error: unknown) => {
+      })
+      // A failed look-up (the database, the guess window) before any answer was given: the sender tries again later.
+      .catch((error: unknown) => {
         console.error('[smtp] inbox or storage lookup failed:', error)
         refused('lookup_failed')
         callback(smtpError(451, '4.3.0 Temporary failure, please try again later'))
-      },
-    )
+      })
   }
 }

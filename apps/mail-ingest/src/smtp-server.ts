@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net'
-import type { Storage } from '@tempbox/db'
+import { openIssuedAddresses, type Storage } from '@tempbox/db'
 import { SMTPServer } from 'smtp-server'
 import type { Config } from './config.js'
 import { createOnData } from './on-data.js'
@@ -7,6 +7,7 @@ import { createInboxLookup, createOnRcptTo } from './on-rcpt-to.js'
 import { createIngestPipeline } from './ingest-pipeline.js'
 import { createIngestMetrics, type IngestMetrics, type RefusalReason } from './metrics.js'
 import { createClientLimits } from './client-limits.js'
+import { createGuessLimit } from './guess-limit.js'
 import { createInflightBudget } from './inflight-budget.js'
 import { createStorageGuard } from './storage-guard.js'
 import { coalesceReplies } from './coalesce-replies.js'
@@ -35,6 +36,8 @@ export function createSmtpServer({ storage, config, clock = Date.now }: { storag
   const inflight = createInflightBudget(config.maxInflightBytes)
   const metrics = createIngestMetrics(pipeline.pending, inflight.used)
   const clients = createClientLimits(config)
+  const issued = openIssuedAddresses(storage.db)
+  const guesses = createGuessLimit(storage, issued, config, clock)
   const server = new SMTPServer({
     name: config.mailDomains[0],
     banner: 'Tempbox mail ingest',
@@ -58,7 +61,16 @@ export function createSmtpServer({ storage, config, clock = Date.now }: { storag
         callback(error)
       }),
     onClose: clients.onClose,
-    onRcptTo: createOnRcptTo(config, createInboxLookup(storage, config.inboxCacheMs, clock), clients, createStorageGuard(config, storage), (reason) => metrics.refused.inc({ reason })),
+    onRcptTo: createOnRcptTo(
+      config,
+      createInboxLookup(storage, config.inboxCacheMs, clock),
+      clients,
+      createStorageGuard(config, storage),
+      (reason) => metrics.refused.inc({ reason }),
+      guesses,
+      issued,
+      clock,
+    ),
     onData: createOnData(config, pipeline, metrics, inflight),
   })
   server.on('error', (error) => console.error('[smtp] server error:', error.message))
@@ -113,6 +125,7 @@ export function createSmtpServer({ storage, config, clock = Date.now }: { storag
     },
     close: async () => {
       stopWatching()
+      guesses.close()
       proxy?.close()
       await new Promise<void>((resolve) => server.close(() => resolve()))
       await pipeline.close()
