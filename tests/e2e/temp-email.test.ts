@@ -183,11 +183,12 @@ describe('temporary email in the browser', () => {
     const address = await field.inputValue()
     expect(address).toBe(`${name}@${stack.mailDomain}`)
 
-    // The same name again: the server's refusal is shown and the current address stays.
+    // The same name again: the server's refusal is said at the form, and the current address stays.
     await page.locator('#temp-email').getByRole('button', { name: 'New Address' }).click()
-    const refusal = page.locator('[data-slot="toast"][data-variant="destructive"]')
+    const refusal = page.locator('#temp-email').getByRole('alert').filter({ hasText: name })
     await refusal.waitFor()
     expect(await refusal.textContent()).not.toContain('Failed to generate temporary email')
+    expect(await page.locator('[data-slot="toast"][data-variant="destructive"]').count()).toBe(0)
     expect(await field.inputValue()).toBe(address)
 
     await send(address, {
@@ -196,7 +197,7 @@ describe('temporary email in the browser', () => {
     })
     await page.locator('#temp-email').getByRole('button', { name: 'Check Emails' }).click()
     await page.locator('[data-slot="toast"]', { hasText: 'Inbox Refreshed' }).filter({ hasText: 'Found 1 message(s).' }).waitFor()
-    await page.locator('#temp-email').getByRole('button', { name: 'Copy code 482913' }).click()
+    await page.locator('#temp-email').getByRole('button', { name: 'Code 482913 (Copy)' }).click()
     await page.locator('[data-slot="toast"]', { hasText: 'Copied' }).waitFor()
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe('482913')
     await context.close()
@@ -214,10 +215,11 @@ describe('temporary email in the browser', () => {
     await tool.getByRole('alert').filter({ hasText: 'Use at least 6 characters' }).waitFor()
     expect(await tool.getByLabel('Your temporary address').count()).toBe(0)
 
-    // The server refuses a reserved name with its own sentence, shown as it is.
+    // The server refuses a reserved name with its own sentence, shown as it is at the field.
     await name.fill('postmaster')
     await tool.getByRole('button', { name: 'Generate Email' }).click()
-    await page.locator('[data-slot="toast"][data-variant="destructive"]').filter({ hasText: 'The name "postmaster" is reserved.' }).waitFor()
+    await tool.getByRole('alert').filter({ hasText: 'The name "postmaster" is reserved.' }).waitFor()
+    expect(await name.getAttribute('aria-invalid')).toBe('true')
 
     await name.fill('bobby-tables')
     await tool.getByRole('button', { name: 'Add random characters' }).click()
