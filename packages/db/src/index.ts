@@ -16,3 +16,6 @@ export {
 } from './storage/index.js'
 export { openIssuedAddresses, recordIssuedAddress, purgeIssuedAddresses, addressHash, DEFAULT_REUSE_BLOCK_MS, type IssuedAddresses } from './issued-addresses.js'
 export { postgresGuessWindow, type GuessCount, type PostgresGuessWindow } from './smtp-guess-window.js'
+export {
+  recordDeliveries, listDeliveries, trimDeliveries, DEFAULT_DELIVERY_LOG_ENTRIES, type DeliveryEntry, type DeliveryReason, type DeliveryRow,
+} from './delivery-log.js'

@@ -41,6 +41,8 @@ export interface MessageTable {
   attachment_count: Generated<number>
   /** When this inbox's reader first opened the message (epoch ms); NULL while unread. Per inbox, not per content. */
   read_at: Generated<Millis | null>
+  /** The +tag of the address it was delivered to (`name+tag@…`, without '+'); NULL when none. */
+  rcpt_tag: Generated<string | null>
 }
 
 /** What a message is, the same for every inbox it went to, stored once (see MessageTable). */
@@ -254,6 +256,24 @@ export interface IssuedAddressKeyTable {
   secret: Buffer
 }
 
+export type DeliveryResult = 'accepted' | 'refused' | 'deferred'
+
+/** One SMTP transaction that named an inbox (delivery-log.ts): the newest DELIVERY_LOG_ENTRIES per inbox. No client IP. */
+export interface DeliveryLogTable {
+  id: Generated<number>
+  inbox_id: number
+  at: Millis
+  /** 'deferred': a 4xx the sender retries; 'refused': a 5xx. */
+  result: DeliveryResult
+  reply_code: number
+  enhanced_status: string
+  /** A snake_case code ('accepted', 'mailbox_full', 'fault_greylist', …: DeliveryReason in delivery-log.ts). */
+  reason: string
+  size: number | null
+  tag: string | null
+  message_id: number | null
+}
+
 export interface Database {
   inbox: InboxTable
   message: MessageTable
@@ -276,6 +296,7 @@ export interface Database {
   webhook_queue: WebhookQueueTable
   issued_address: IssuedAddressTable
   issued_address_key: IssuedAddressKeyTable
+  delivery_log: DeliveryLogTable
 }
 
 export type InboxRow = Selectable<InboxTable>
