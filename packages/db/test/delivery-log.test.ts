@@ -1,11 +1,29 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { listDeliveries, recordDeliveries, type Db, type DeliveryEntry } from '../src/index.js'
-import { ENGINES, freshTestDb } from '../src/testing/index.js'
+import { listDeliveries, migrateToLatest, NO_LIMITS, openStorage, recordDeliveries, refusalKindOf, type Db, type DeliveryEntry, type IncomingMessage } from '../src/index.js'
+import { ENGINES, freshPostgresDatabase, freshTestDb } from '../src/testing/index.js'
 
 const opened: Db[] = []
+const cleanups: (() => Promise<void>)[] = []
 afterEach(async () => {
   for (const db of opened.splice(0)) await db.destroy()
+  for (const cleanup of cleanups.splice(0)) await cleanup()
 })
+
+/** A received message as mail-ingest hands it to the writer, with its deliveries. */
+function incoming(subject: string, inboxIds: number[], deliveries?: IncomingMessage['deliveries']): IncomingMessage {
+  const raw = Buffer.from(`Subject: ${subject}\r\n\r\nbody\r\n`)
+  return {
+    inboxIds,
+    parsed: { from: { name: 'Ann', address: 'ann@example.test' }, recipients: [], subject, text: 'body', html: null, sentAt: null, headers: [], attachments: [] },
+    source: { raw, bodyIsText: false, size: raw.length },
+    receivedAt: Date.now(),
+    derived: { version: 1, preview: 'body', htmlText: null, codes: [], links: [], safeHtml: null, hasRemoteContent: false, htmlWithheld: null },
+    ...(deliveries ? { deliveries } : {}),
+  }
+}
 
 async function inbox(db: Db, local: string): Promise<number> {
   const now = Date.now()
@@ -53,5 +71,44 @@ describe.each(ENGINES)('the delivery log on %s', (engine) => {
     const listing = { message_content_id: content.id, from_name: '', from_address: 'x@example.com', subject: 's', sent_at: null, received_at: 1, size: 1 }
     await db.insertInto('message').values([{ ...listing, inbox_id: a, rcpt_tag: 'news' }, { ...listing, inbox_id: a }]).execute()
     expect((await db.selectFrom('message').select('rcpt_tag').orderBy('id').execute()).map((r) => r.rcpt_tag)).toEqual(['news', null])
+  })
+
+  it('the ingest writer stores the +tag and the accepted entry in the same commit as the message, trimmed to the newest', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tempbox-delivery-'))
+    const storage = openStorage({ path: join(dir, 'tempbox.sqlite'), url: engine === 'postgres' ? await freshPostgresDatabase('delivery') : undefined })
+    cleanups.push(async () => {
+      await storage.close()
+      rmSync(dir, { recursive: true, force: true })
+    })
+    await migrateToLatest(storage.db)
+    const a = await inbox(storage.db, 'writer-a')
+    const b = await inbox(storage.db, 'writer-b')
+    const write = storage.messageWriter({ ...NO_LIMITS, deliveryLogEntries: 3, maxMessagesPerInbox: 5 })
+    await write([
+      incoming('one', [a, b], [{ tag: 'news', reason: 'accepted' }, { tag: null, reason: 'fault_slow' }]),
+      incoming('two', [a], [{ tag: null, reason: 'accepted' }]),
+      incoming('untracked', [a]),
+    ])
+    await write([incoming('three', [a], [{ tag: 'x', reason: 'accepted' }]), incoming('four', [a], [{ tag: 'y', reason: 'accepted' }])])
+
+    const messages = await storage.db.selectFrom('message').select(['id', 'inbox_id', 'subject', 'rcpt_tag', 'size']).orderBy('id').execute()
+    expect(messages.map((m) => [m.subject, m.inbox_id, m.rcpt_tag])).toEqual([
+      ['one', a, 'news'], ['one', b, null], ['two', a, null], ['untracked', a, null], ['three', a, 'x'], ['four', a, 'y'],
+    ])
+    const idOf = (subject: string, inboxId: number) => messages.find((m) => m.subject === subject && m.inbox_id === inboxId)!.id
+    const logA = await listDeliveries(storage.db, a, { limit: 10 })
+    // Four entries for a, three kept: 'one' is gone.
+    expect(logA.map((r) => [r.message_id, r.tag, r.result, r.reply_code, r.enhanced_status, r.reason])).toEqual([
+      [idOf('four', a), 'y', 'accepted', 250, '2.0.0', 'accepted'],
+      [idOf('three', a), 'x', 'accepted', 250, '2.0.0', 'accepted'],
+      [idOf('two', a), null, 'accepted', 250, '2.0.0', 'accepted'],
+    ])
+    expect(logA[0]!.size).toBe(messages.find((m) => m.subject === 'four')!.size)
+    expect((await listDeliveries(storage.db, b, { limit: 10 })).map((r) => [r.message_id, r.reason])).toEqual([[idOf('one', b), 'fault_slow']])
+
+    // A refused message leaves no entry: the refusal's entry is the SMTP side's to write.
+    const refused = await write([incoming('five', [a], [{ tag: null, reason: 'accepted' }])]).catch((error: unknown) => error)
+    expect(refusalKindOf(refused)).toBe('mailbox_full')
+    expect(await listDeliveries(storage.db, a, { limit: 10 })).toEqual(logA)
   })
 })

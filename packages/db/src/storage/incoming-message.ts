@@ -39,6 +39,16 @@ export interface IncomingMessage {
   search?: SearchCopy
   /** Set when the sender check is on: the message is stored as `checking` and checked after the commit. */
   envelope?: unknown
+  /**
+   * Per inbox (in `inboxIds`' order): the +tag it was sent to and the delivery log's reason. When set, each listing row
+   * gets its `rcpt_tag` and the inbox an `accepted` delivery_log entry, in the message's own commit.
+   */
+  deliveries?: AcceptedDelivery[]
+}
+
+export interface AcceptedDelivery {
+  tag: string | null
+  reason: 'accepted' | 'fault_slow'
 }
 
 export interface IncomingAttachment {
@@ -67,6 +77,8 @@ export interface WriterLimits {
    * stored with it (see textHeadOf); 0 leaves that to the view's first read.
    */
   textHeadChars: number
+  /** Delivery log entries each inbox keeps (DELIVERY_LOG_ENTRIES); absent: DEFAULT_DELIVERY_LOG_ENTRIES. */
+  deliveryLogEntries?: number
 }
 
 export const NO_LIMITS: WriterLimits = {

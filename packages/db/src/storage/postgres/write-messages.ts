@@ -4,6 +4,7 @@ import { NO_LIMITS, StoreRefusal, type IncomingMessage, type WriteMessages, type
 import { storedHeaders } from '../stored-headers.js'
 import { searchCopyFor } from '../search-text.js'
 import { IDS_PER_NOTIFICATION, NEW_MAIL_CHANNEL } from './notify.js'
+import { DEFAULT_DELIVERY_LOG_ENTRIES } from '../../delivery-log.js'
 
 /**
  * PostgreSQL's text cannot hold U+0000 (SQLite's can): a NUL a sender put in a header or body becomes U+FFFD rather than
@@ -59,7 +60,7 @@ const ATTACHMENTS_IN_STATEMENT = 1024
 const ATTACHMENTS_PER_STATEMENT = 256
 
 /** The batch statement's parameters before its VALUES lists. */
-const FIXED_PARAMETERS = 17
+const FIXED_PARAMETERS = 20
 
 /**
  * The whole batch as ONE statement, which commits by itself: a batch costs one round trip and one parse and plan per
@@ -72,6 +73,8 @@ const FIXED_PARAMETERS = 17
  *   `locked` first); with one, `drawn` is empty and nothing is inserted;
  * - `drawn` gives each message its content id, and the inserts join on it: contents, attachments, a listing row per
  *   inbox (in batch order, so listing ids rise with it), the sender checks' `checking` rows;
+ * - `logged` writes each pair's `accepted` delivery_log entry (when it has a reason: `$18`–`$19`, per pair), and
+ *   `trimmed` drops an inbox's older entries so that, with the new ones, `$20` are left (it sees the table as before);
  * - `notified` NOTIFYs the listing ids (delivered at commit, in chunks a payload can hold: see notify.ts).
  * Message-level values are arrays (`$2`–`$9` and the search copies' `$14`–`$17`, by position in the batch); large values are in the VALUES lists, padded
  * to a power of two with rows of NULLs, which join nothing.
@@ -102,7 +105,7 @@ function batchStatementText(messageRows: number, attachmentRows: number): string
       SELECT * FROM unnest($2::bigint[], $3::text[], $4::text[], $5::text[], $6::bigint[], $7::bigint[], $8::int[], $9::bool[])
         WITH ORDINALITY AS b (size, from_name, from_address, subject, sent_at, received_at, attachment_count, checking, ord)
     ), pair AS MATERIALIZED (
-      SELECT * FROM unnest($10::int[], $11::bigint[]) AS p (ord, inbox_id)
+      SELECT * FROM unnest($10::int[], $11::bigint[], $18::text[], $19::text[]) AS p (ord, inbox_id, tag, reason)
     ), refused AS MATERIALIZED (
       SELECT ord, count(*) AS full_inboxes FROM (
         SELECT p.ord, l.message_count + count(*) OVER w AS messages, l.bytes_used + sum(b.size) OVER w AS bytes
@@ -125,10 +128,21 @@ function batchStatementText(messageRows: number, attachmentRows: number): string
       JOIN drawn d ON d.ord = s.ord
     ),${attachments}
     listed AS (
-      INSERT INTO message (inbox_id, message_content_id, from_name, from_address, subject, sent_at, received_at, size, attachment_count)
-      SELECT p.inbox_id, d.id, b.from_name, b.from_address, b.subject, b.sent_at, b.received_at, b.size, b.attachment_count
+      INSERT INTO message (inbox_id, message_content_id, from_name, from_address, subject, sent_at, received_at, size, attachment_count, rcpt_tag)
+      SELECT p.inbox_id, d.id, b.from_name, b.from_address, b.subject, b.sent_at, b.received_at, b.size, b.attachment_count, p.tag
       FROM pair p JOIN batch b ON b.ord = p.ord JOIN drawn d ON d.ord = p.ord ORDER BY p.ord
-      RETURNING id, inbox_id
+      RETURNING id, inbox_id, message_content_id
+    ), logged AS (
+      INSERT INTO delivery_log (inbox_id, at, result, reply_code, enhanced_status, reason, size, tag, message_id)
+      SELECT l.inbox_id, b.received_at, 'accepted', 250, '2.0.0', p.reason, b.size, p.tag, l.id
+      FROM listed l JOIN drawn d ON d.id = l.message_content_id JOIN pair p ON p.ord = d.ord AND p.inbox_id = l.inbox_id
+      JOIN batch b ON b.ord = d.ord WHERE p.reason IS NOT NULL ORDER BY l.id
+    ), trimmed AS (
+      DELETE FROM delivery_log x USING (
+        SELECT t.inbox_id, (SELECT y.id FROM delivery_log y WHERE y.inbox_id = t.inbox_id ORDER BY y.id DESC OFFSET greatest($20::int - t.n, 0) LIMIT 1) AS cut
+        FROM (SELECT p.inbox_id, count(*) AS n FROM pair p WHERE p.reason IS NOT NULL AND EXISTS (SELECT FROM drawn) GROUP BY p.inbox_id) t
+      ) c
+      WHERE x.inbox_id = c.inbox_id AND x.id <= c.cut
     ), checking AS (
       INSERT INTO message_auth (message_content_id, status) SELECT d.id, 'checking' FROM batch b JOIN drawn d ON d.ord = b.ord WHERE b.checking
     ), notified AS MATERIALIZED (
@@ -215,7 +229,7 @@ function batchOf(messages: IncomingMessage[], limits: WriterLimits): { statement
       pairInbox.push(inboxId)
     }
   })
-  // In the order of the statement's $1–$17.
+  // In the order of the statement's $1–$20.
   const values: unknown[] = [
     inboxIds,
     messages.map((m) => m.source.size),
@@ -232,6 +246,9 @@ function batchOf(messages: IncomingMessage[], limits: WriterLimits): { statement
     Number.isFinite(limits.maxMessagesPerInbox) ? limits.maxMessagesPerInbox : null,
     Number.isFinite(limits.maxInboxBytes) ? limits.maxInboxBytes : null,
     ...searchArrays(messages),
+    messages.flatMap((m) => m.inboxIds.map((_, i) => m.deliveries?.[i]?.tag ?? null)),
+    messages.flatMap((m) => m.inboxIds.map((_, i) => m.deliveries?.[i]?.reason ?? null)),
+    limits.deliveryLogEntries ?? DEFAULT_DELIVERY_LOG_ENTRIES,
   ]
   messages.forEach((m, i) => values.push(...contentValues(i + 1, m)))
   values.length += (messageRows - messages.length) * (CONTENT_COLUMNS.length + 1)

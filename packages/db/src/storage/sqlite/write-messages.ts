@@ -7,6 +7,7 @@ import { freeDiskBytes } from './disk.js'
 import { storedHeaders } from '../stored-headers.js'
 import { textHeadOf } from '../text-head.js'
 import { searchCopyFor } from '../search-text.js'
+import { DEFAULT_DELIVERY_LOG_ENTRIES } from '../../delivery-log.js'
 
 /** A content row as bound to the INSERT: `text` and `html` may be UTF-8 bytes, which the statement casts to TEXT. */
 type ContentRow = Omit<NewMessageContent, 'text' | 'html'> & { text: IncomingMessage['parsed']['text']; html: IncomingMessage['parsed']['html'] }
@@ -30,7 +31,7 @@ function contentRow({ parsed, source, derived }: IncomingMessage): ContentRow {
   }
 }
 
-function messageRow(inboxId: number, contentId: number, { parsed, source, receivedAt }: IncomingMessage): NewMessage {
+function messageRow(inboxId: number, contentId: number, { parsed, source, receivedAt }: IncomingMessage, tag: string | null): NewMessage {
   return {
     inbox_id: inboxId,
     message_content_id: contentId,
@@ -41,6 +42,7 @@ function messageRow(inboxId: number, contentId: number, { parsed, source, receiv
     received_at: receivedAt,
     size: source.size,
     attachment_count: parsed.attachments.length,
+    rcpt_tag: tag,
   }
 }
 
@@ -113,7 +115,14 @@ export function createMessageWriter(db: Db, sqlite: SQLite.Database, limits: Wri
   const insertHead = sqlite.prepare(
     db.insertInto('message_text_head').values({ message_content_id: 0, text: sql<string>`CAST(${''} AS TEXT)` }).compile().sql,
   )
-  const insertMessage = sqlite.prepare(db.insertInto('message').values(messageRow(0, 0, sample)).compile().sql)
+  const insertMessage = sqlite.prepare(db.insertInto('message').values(messageRow(0, 0, sample, null)).compile().sql)
+  const insertDelivery = sqlite.prepare<[number, number, string, number, string | null, number]>(
+    `INSERT INTO delivery_log (inbox_id, at, result, reply_code, enhanced_status, reason, size, tag, message_id) VALUES (?, ?, 'accepted', 250, '2.0.0', ?, ?, ?, ?)`,
+  )
+  const trimDeliveries = sqlite.prepare<[number, number, number]>(
+    'DELETE FROM delivery_log WHERE inbox_id = ? AND id <= (SELECT id FROM delivery_log WHERE inbox_id = ? ORDER BY id DESC LIMIT 1 OFFSET ?)',
+  )
+  const keepDeliveries = limits.deliveryLogEntries ?? DEFAULT_DELIVERY_LOG_ENTRIES
   const insertSearch = sqlite.prepare(db.insertInto('message_search').values(searchRow(0, sample)).compile().sql)
   const insertChecking = sqlite.prepare(db.insertInto('message_auth').values({ message_content_id: 0, status: 'checking' }).compile().sql)
   const insertAttachment = sqlite.prepare(
@@ -122,7 +131,8 @@ export function createMessageWriter(db: Db, sqlite: SQLite.Database, limits: Wri
   const write = sqlite.transaction((messages: IncomingMessage[]) => {
     const full = limits.minFreeDiskBytes > 0 && freeDiskBytes(limits.databasePath) < limits.minFreeDiskBytes
     if (full) throw new StoreRefusal('storage_full', 'the disk is almost full')
-    return messages.map((message) => {
+    const logged = new Set<number>()
+    const contentIds = messages.map((message) => {
       checkQuota(message)
       const contentId = Number(insertContent.run(Object.values(contentRow(message))).lastInsertRowid)
       const head = textHeadOf(message.parsed.text, limits.textHeadChars)
@@ -131,10 +141,18 @@ export function createMessageWriter(db: Db, sqlite: SQLite.Database, limits: Wri
       message.parsed.attachments.forEach((a, position) => {
         insertAttachment.run(Object.values(attachmentRow(contentId, position, a)))
       })
-      for (const inboxId of message.inboxIds) insertMessage.run(Object.values(messageRow(inboxId, contentId, message)))
+      message.inboxIds.forEach((inboxId, i) => {
+        const delivery = message.deliveries?.[i]
+        const id = insertMessage.run(Object.values(messageRow(inboxId, contentId, message, delivery?.tag ?? null))).lastInsertRowid
+        if (!delivery) return
+        insertDelivery.run(inboxId, message.receivedAt, delivery.reason, message.source.size, delivery.tag, Number(id))
+        logged.add(inboxId)
+      })
       if (message.envelope) insertChecking.run(contentId, 'checking')
       return contentId
     })
+    for (const inboxId of logged) trimDeliveries.run(inboxId, inboxId, keepDeliveries)
+    return contentIds
   })
   // IMMEDIATE: the quota check reads before the first insert writes. In a deferred transaction a commit by another
   // connection in between (the api recording webhook attempts, say) makes the write fail at once with "database is
