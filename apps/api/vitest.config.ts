@@ -6,9 +6,9 @@ import { configDefaults, defineConfig } from 'vitest/config'
  * cluster-shared-state, whose workers share a SQLite file of their own.
  */
 const ON_POSTGRES = [
-  'analytics', 'auth', 'config-database', 'contact', 'email-burn', 'email-burn-shortens', 'email-code', 'email-derived', 'email-generate', 'email-inbox', 'email-live', 'email-message-auth',
+  'analytics', 'auth', 'config-database', 'contact', 'email-burn', 'email-burn-shortens', 'email-code', 'email-deliveries', 'email-derived', 'email-generate', 'email-inbox', 'email-live', 'email-message-auth',
   'email-message-attachments', 'email-message-headers', 'email-message-text', 'email-message-view-bytes', 'email-message-view-cache', 'email-message', 'email-read-state', 'email-release', 'email-search-unicode',
-  'email-search', 'email-search-attack', 'email-shared-message', 'email-wait-filters', 'guess-limit', 'links', 'login-lockout', 'poll-fast-path', 'refresh-sessions', 'sessions', 'setup', 'webhook-delivery',
+  'email-search', 'email-search-attack', 'email-shared-message', 'email-wait-filters', 'email-wait-near-misses', 'guess-limit', 'links', 'login-lockout', 'poll-fast-path', 'refresh-sessions', 'sessions', 'setup', 'webhook-delivery',
   'webhook-target',
 ].map((name) => `test/${name}.test.ts`)
 

@@ -2,6 +2,7 @@ import { Type, type Static } from 'typebox'
 import { MessageAuth } from './message-auth.js'
 import { BurnFields, BurnMode } from './burn.js'
 import { CodeDetail } from './codes.js'
+import { NearMisses } from './deliveries.js'
 
 /** A chosen name shorter than this is refused: short names are the first ones others guess. */
 export const MIN_CHOSEN_LOCAL_PART_LENGTH = 6
@@ -211,6 +212,7 @@ export const WaitResponse = Type.Object({
   message: Type.Union([FullMessage, Type.Null()], { description: 'The first matching message (the oldest of `messages`).' }),
   messages: Type.Array(FullMessage, { description: 'All `count` matching messages, oldest first; empty on timeout.' }),
   timedOut: Type.Boolean(),
+  nearMisses: Type.Optional(NearMisses),
 })
 export type WaitResponse = Static<typeof WaitResponse>
 

@@ -10,6 +10,7 @@ import { SessionService } from '../services/accounts/session-service.js'
 import { accountKey } from '../services/limits/login-failures.js'
 import { deriveKey } from '../services/limits/shared-key.js'
 import { AnalyticsService } from '../services/analytics/analytics-service.js'
+import { DeliveryLogService } from '../services/deliveries/delivery-log-service.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -23,6 +24,7 @@ declare module 'fastify' {
     sessionService: SessionService
     setupService: SetupService
     analyticsService: AnalyticsService
+    deliveryLog: DeliveryLogService
   }
 }
 
@@ -44,6 +46,7 @@ export default fp(
     app.decorate('mailWatcher', watcher)
     app.decorate('inboxService', inboxes)
     app.decorate('addressLifetimes', new AddressLifetimeService(app.db, config, inboxes))
+    app.decorate('deliveryLog', new DeliveryLogService(app.db))
 
     const dns = { lookup: systemLookup }
     const lookupHost: LookupHost = (host) => dns.lookup(host)

@@ -11,6 +11,7 @@ import frameRoutes from './frame.js'
 import { INBOX_GUESSES, limitGuesses } from '../../plugins/guess-limit.js'
 import webhookRoutes from './webhook.js'
 import lifetimeRoutes from './lifetime.js'
+import deliveryRoutes from './deliveries.js'
 import { parseSearch } from '../../services/messages/search-query.js'
 import { searchLimiter } from './search-limit.js'
 import type { Listing } from '../../services/inboxes/inbox-listing.js'
@@ -122,6 +123,7 @@ const emailRoutes: FastifyPluginAsyncTypebox = async (app) => {
   await app.register(codeRoutes)
   await app.register(webhookRoutes)
   await app.register(lifetimeRoutes)
+  await app.register(deliveryRoutes)
 }
 
 export default emailRoutes

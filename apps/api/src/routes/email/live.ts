@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { ErrorBody, WaitQuery, WaitResponse } from '@tempbox/types'
 import type { InboxEvent } from '../../services/messages/mail-watcher.js'
-import type { MessageCondition } from '../../repositories/message-filter.js'
+import type { NamedCondition } from '../../repositories/near-miss-repository.js'
 import { AddressParams, addressErrors } from './schemas.js'
 import { INBOX_CONTENT_CACHE } from './content-cache.js'
 import { takeStreamSlot } from '../../services/limits/stream-slots.js'
@@ -109,8 +109,9 @@ const liveRoutes: FastifyPluginAsyncTypebox = async (app) => {
           'match every filter given — `from` (sender name or address), `subject`, `contains` (the text); each a ' +
           'case-insensitive substring, `%` and `_` taken literally — until `count` (default 1) of them are there. Answers ' +
           '200 `{message, messages, timedOut: false}` with the whole messages (oldest first; `message` is the first), ' +
-          'including extracted codes and links, or 200 `{message: null, messages: [], timedOut: true}` when the timeout ' +
-          'passes first. Other mail arriving meanwhile is left alone.',
+          'including extracted codes and links, or 200 `{message: null, messages: [], timedOut: true, nearMisses}` when the ' +
+          'timeout passes first. Other mail arriving meanwhile is left alone; `nearMisses` lists it (each message with the ' +
+          'filters it missed) and the deliveries refused or deferred during the wait (see `…/deliveries`).',
         params: AddressParams,
         querystring: WaitQuery,
         response: { 200: WaitResponse, ...addressErrors, 429: ErrorBody },
@@ -122,10 +123,12 @@ const liveRoutes: FastifyPluginAsyncTypebox = async (app) => {
       reply.header('Cache-Control', INBOX_CONTENT_CACHE)
       const { from, subject, contains } = request.query
       const count = request.query.count ?? 1
-      const conditions: MessageCondition[] = []
-      if (from !== undefined) conditions.push({ kind: 'from', value: from })
-      if (subject !== undefined) conditions.push({ kind: 'subject', value: subject })
-      if (contains !== undefined) conditions.push({ kind: 'text', value: contains })
+      const named: NamedCondition[] = []
+      if (from !== undefined) named.push({ name: 'from', condition: { kind: 'from', value: from } })
+      if (subject !== undefined) named.push({ name: 'subject', condition: { kind: 'subject', value: subject } })
+      if (contains !== undefined) named.push({ name: 'contains', condition: { kind: 'text', value: contains } })
+      const conditions = named.map((c) => c.condition)
+      const startedAt = Date.now()
       const timeoutMs = (request.query.timeout ?? 30) * 1000
       await watcher.sync()
       const since = request.query.since !== undefined ? Number(request.query.since) : await inboxes.latestMessageId(inbox)
@@ -177,7 +180,11 @@ const liveRoutes: FastifyPluginAsyncTypebox = async (app) => {
         void check()
       })
       const messages = found === null ? [] : await inboxes.fullMessagesByIds(inbox, found)
-      return { message: messages[0] ?? null, messages, timedOut: messages.length === 0 }
+      if (messages.length > 0) return { message: messages[0]!, messages, timedOut: false }
+      // A client gone or an app closing reads no answer: the near misses are looked for only when one is read.
+      if (reply.raw.destroyed || request.raw.socket.destroyed) return { message: null, messages, timedOut: true }
+      const nearMisses = await app.deliveryLog.nearMisses(inbox, since, startedAt, named)
+      return { message: null, messages, timedOut: true, nearMisses }
     },
   )
 }

@@ -1,0 +1,55 @@
+import { sql } from 'kysely'
+import { engineOf, selectMessagesWithContent, type Db } from '@tempbox/db'
+import type { WaitFilterName } from '@tempbox/types'
+import { matchAll, type MessageCondition } from './message-filter.js'
+import { LIST_TEXT_CHARS } from './message-repository.js'
+
+export interface NamedCondition {
+  name: WaitFilterName
+  condition: MessageCondition
+}
+
+export interface NearMissRow {
+  id: number
+  subject: string
+  from_name: string
+  from_address: string
+  received_at: number
+  failed: WaitFilterName[]
+}
+
+/**
+ * The oldest `limit` messages newer than `afterId` that miss at least one condition, each with the ones it missed:
+ * one query over this inbox's index (its quota caps it), each condition tested as its own column.
+ */
+export async function findNearMisses(db: Db, inboxId: number, afterId: number, conditions: readonly NamedCondition[], limit: number): Promise<NearMissRow[]> {
+  if (conditions.length === 0) return []
+  const engine = engineOf(db)
+  const rows = await selectMessagesWithContent(db)
+    .select([
+      'message.id',
+      'message.received_at',
+      sql<string>`substr(message.subject, 1, ${LIST_TEXT_CHARS.subject})`.as('subject'),
+      sql<string>`substr(message.from_name, 1, ${LIST_TEXT_CHARS.sender})`.as('from_name'),
+      sql<string>`substr(message.from_address, 1, ${LIST_TEXT_CHARS.sender})`.as('from_address'),
+    ])
+    .select(conditions.map(({ condition }, i) => sql<boolean | number>`${matchAll([condition], engine)}`.as(`m${i}`)))
+    .where('message.inbox_id', '=', inboxId)
+    .where('message.id', '>', afterId)
+    .where(sql<boolean>`not ${matchAll(conditions.map((c) => c.condition), engine)}`)
+    .orderBy('message.id', 'asc')
+    .limit(limit)
+    .execute()
+  return rows.map((row) => {
+    const matched = row as unknown as Record<string, boolean | number | null>
+    return {
+      id: row.id,
+      subject: row.subject,
+      from_name: row.from_name,
+      from_address: row.from_address,
+      received_at: row.received_at,
+      // SQLite answers 1/0, PostgreSQL true/false.
+      failed: conditions.filter((_, i) => !matched[`m${i}`]).map((c) => c.name),
+    }
+  })
+}
