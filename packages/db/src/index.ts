@@ -19,3 +19,4 @@ export { postgresGuessWindow, type GuessCount, type PostgresGuessWindow } from '
 export {
   recordDeliveries, listDeliveries, trimDeliveries, DEFAULT_DELIVERY_LOG_ENTRIES, type DeliveryEntry, type DeliveryReason, type DeliveryRow,
 } from './delivery-log.js'
+export { postgresFaultState, type FaultTries, type PostgresFaultState } from './smtp-fault-state.js'

@@ -67,7 +67,7 @@ async function sqliteSchema(db: Db): Promise<Schema> {
  * in the API's memory (its cluster primary's with several processes), so there is nothing to compare them with.
  * Listed by name, so any other table on one engine only still fails.
  */
-const POSTGRES_ONLY_TABLES = ['address_limit_client', 'address_limit_slot', 'window_counter', 'visitor_salt', 'smtp_guess_client']
+const POSTGRES_ONLY_TABLES = ['address_limit_client', 'address_limit_slot', 'window_counter', 'visitor_salt', 'smtp_guess_client', 'smtp_fault_state']
 
 /** Drops what belongs to a PostgreSQL-only table from a schema line (`table.column …`, `table primary key …`). */
 const onBothEngines = (line: string) => !POSTGRES_ONLY_TABLES.includes(line.split(/[ .]/, 1)[0]!)
