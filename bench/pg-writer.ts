@@ -50,7 +50,13 @@ function message(i: number, inboxIds: number[]): IncomingMessage {
   }
 }
 
-interface Target { name: string; storage: Storage; write: (m: IncomingMessage[]) => Promise<number[]>; inboxIds: number[]; ingest: number[]; server: number[] }
+interface Target { name: string; storage: Storage; write: (m: IncomingMessage[]) => Promise<number[]>; inboxIds: number[]; ingest: number[]; server: number[]; bytesBefore: number; written: number }
+
+/** The database's files on disk (tables, indexes, TOAST; not the WAL): what a day of mail costs in storage. */
+async function databaseBytes(storage: Storage): Promise<number> {
+  const row = await storage.db.selectNoFrom((eb) => eb.fn<string>('pg_database_size', [eb.fn('current_database', [])]).as('bytes')).executeTakeFirstOrThrow()
+  return Number(row.bytes)
+}
 
 const server = await startPostgres()
 try {
@@ -65,7 +71,7 @@ try {
       .values(Array.from({ length: INBOXES }, (_, i) => ({ address: `bench${i}@bench.tempbox.local`, local_part: `bench${i}`, domain: 'bench.tempbox.local', created_at: now, expires_at: now + 86_400_000 })))
       .returning('id').execute()
     const write = storage.messageWriter({ databasePath: '', maxDatabaseBytes: 0, minFreeDiskBytes: 0, maxMessagesPerInbox: 1e9, maxInboxBytes: 1e12 })
-    targets.push({ name, storage, write, inboxIds: rows.map((r) => Number(r.id)), ingest: [], server: [] })
+    targets.push({ name, storage, write, inboxIds: rows.map((r) => Number(r.id)), ingest: [], server: [], bytesBefore: await databaseBytes(storage), written: 0 })
   }
   let n = 0
   for (let round = -1; round < ROUNDS; round++) {
@@ -76,6 +82,7 @@ try {
       for (let b = 0; b < batches; b++) await t.write(Array.from({ length: BATCH }, () => message(n, [t.inboxIds[n++ % INBOXES]!])))
       const cpu = process.cpuUsage(cpu0)
       const messages = batches * BATCH
+      t.written += messages
       if (round < 0) continue
       t.ingest.push((cpu.user + cpu.system) / 1000 / messages)
       t.server.push((treeCpuMs(server.pid) - s0) / messages)
@@ -83,6 +90,7 @@ try {
     }
   }
   for (const t of targets) console.log(`${t.name}: median writer ${fmt(median(t.ingest), 3)} ms/msg, server ${fmt(median(t.server), 3)} ms/msg (batches of ${BATCH})`)
+  for (const t of targets) console.log(`${t.name}: database grew ${fmt((await databaseBytes(t.storage) - t.bytesBefore) / t.written, 0)} bytes per message over ${t.written} messages of ${text.length + 200} bytes`)
   for (const t of targets) await t.storage.close()
 } finally {
   await server.stop()
