@@ -80,6 +80,8 @@ describe('docs/developers.md: every snippet runs', () => {
       expect(run.output()).toMatch(/^code 482913 from "Your code is 482913\." \(sender (pass|fail|none|unknown|checking)\)$/m)
       expect(run.output()).toMatch(/^message \d+: Your code is 482913\.$/m)
       expect(run.output()).toMatch(/^no message with a link matching \/\\\/confirm\/ arrived at \S+@tempbox\.test within 1000 ms$/m)
+      expect(run.output()).toMatch(/^no message matching subject "Password reset" arrived at \S+@tempbox\.test within 1000 ms; 1 arrived that did not match \(subject\)$/m)
+      expect(run.output()).toMatch(/^near miss "Welcome": subject$/m)
     } finally {
       rmSync(file, { force: true })
     }

@@ -64,7 +64,7 @@ async function signUpFlow(client: Client): Promise<void> {
 
   const timedOut = await call(client, 'wait_for_email', { address, subject: 'never sent', timeoutSeconds: 1 })
   expect(timedOut.isError).toBe(true)
-  expect(text(timedOut)).toBe(`no message matching subject "never sent" arrived at ${address} within 1000 ms. Call again to keep waiting.`)
+  expect(text(timedOut)).toBe(`no message matching subject "never sent" arrived at ${address} within 1000 ms; 2 arrived that did not match (subject). Call again to keep waiting.`)
 
   expect((await call(client, 'delete_inbox', { address })).structuredContent).toEqual({ deleted: true, address })
   const gone = await call(client, 'list_emails', { address })

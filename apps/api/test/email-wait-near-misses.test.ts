@@ -50,7 +50,7 @@ describe('GET /api/email/{address}/wait: a timeout says what arrived but did not
     expect(body.nearMisses?.more).toBe(false)
   })
 
-  it('counts only what came in its window: mail before `since` and deliveries before the call are left out', async () => {
+  it('counts only what came after `since`: older mail and deliveries before that message are left out', async () => {
     app = await buildTestApp()
     const address = await generate(app)
     const inbox = await inboxId(address)
@@ -68,6 +68,10 @@ describe('GET /api/email/{address}/wait: a timeout says what arrived but did not
       deliveries: [],
       more: false,
     })
+    // A client polling again with since=0 (a new inbox) keeps the whole window.
+    const all = (await wait(address, 'timeout=0&since=0&subject=code')).json() as WaitResponse
+    expect(all.nearMisses?.messages.map((m) => m.subject)).toEqual(['Older mail', 'Newer mail'])
+    expect(all.nearMisses?.deliveries.map((d) => [d.reason, d.tag])).toEqual([['fault_reject', 'reject']])
   })
 
   it('lists at most 20 messages and says there were more', async () => {

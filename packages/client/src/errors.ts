@@ -1,3 +1,5 @@
+import type { NearMisses } from '@tempbox/types'
+
 /** An error answer of the API: `message` is its `error` sentence, `code` its machine-readable code. */
 export class TempboxError extends Error {
   readonly code: string
@@ -14,13 +16,19 @@ export class TempboxError extends Error {
   }
 }
 
-/** A wait ended before what it waited for arrived; the message says what that was, where, and for how long. */
+/**
+ * A wait ended before what it waited for arrived; the message says what that was, where, for how long, and (for
+ * `waitForMessage`) what arrived meanwhile that did not count: `nearMisses`.
+ */
 export class TempboxTimeoutError extends Error {
   readonly timeoutMs: number
+  /** Messages that missed a filter and deliveries refused or deferred during the wait; absent when not known. */
+  readonly nearMisses?: NearMisses
 
-  constructor(message: string, timeoutMs: number) {
+  constructor(message: string, timeoutMs: number, nearMisses?: NearMisses) {
     super(message)
     this.name = 'TempboxTimeoutError'
     this.timeoutMs = timeoutMs
+    if (nearMisses) this.nearMisses = nearMisses
   }
 }

@@ -2,8 +2,12 @@ import type { FullMessage, InboxResponse, MessageSummary, WaitResponse } from '@
 import { query, type Api } from './http.js'
 import type { CodeResult, CodeWaitResponse, FoundLink, Since, WaitForCodeOptions, WaitForLinkOptions, WaitForMessageOptions } from './types.js'
 import { waitUntil } from './wait-loop.js'
+import { TempboxTimeoutError } from './errors.js'
+import { describeNearMisses } from './near-misses.js'
 
 const DEFAULT_TIMEOUT_MS = 30_000
+/** The longest the look after a wait's deadline may take: it reads, it does not wait. */
+const LAST_LOOK_MS = 5_000
 /** The API's largest page of an inbox listing. */
 const PAGE = 200
 
@@ -35,10 +39,21 @@ export class Inbox {
     const { subject, from, contains } = options
     const since = await this.resolveSince(options.since)
     const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS
-    const message = await waitUntil(timeoutMs, () => `no message${describeFilters({ subject, from, contains })} arrived at ${this.address}`, options.signal, async (seconds, signal) => {
-      const answer = await this.api.json<WaitResponse>(`${this.path}/wait${query({ since, subject, from, contains, timeout: seconds })}`, { signal })
-      return answer.message
-    })
+    const path = (seconds: number) => `${this.path}/wait${query({ since, subject, from, contains, timeout: seconds })}`
+    let message: FullMessage
+    try {
+      message = await waitUntil(timeoutMs, () => `no message${describeFilters({ subject, from, contains })} arrived at ${this.address}`, options.signal, async (seconds, signal) => {
+        return (await this.api.json<WaitResponse>(path(seconds), { signal })).message
+      })
+    } catch (error) {
+      if (!(error instanceof TempboxTimeoutError)) throw error
+      // One last look (timeout=0) at the deadline: the poll cut there took its answer, and with it why nothing came.
+      const last = await this.api
+        .json<WaitResponse>(path(0), { signal: anySignal(AbortSignal.timeout(LAST_LOOK_MS), options.signal) })
+        .catch(() => null)
+      if (!last?.message) throw new TempboxTimeoutError(`${error.message}${describeNearMisses(last?.nearMisses)}`, error.timeoutMs, last?.nearMisses)
+      message = last.message
+    }
     this.advance(message.id)
     return message
   }
@@ -135,4 +150,8 @@ function matches(url: string, match: string | RegExp | undefined): boolean {
 function describeFilters(filters: Record<string, string | undefined>): string {
   const given = Object.entries(filters).filter(([, value]) => value !== undefined)
   return given.length === 0 ? '' : ` matching ${given.map(([name, value]) => `${name} ${JSON.stringify(value)}`).join(', ')}`
+}
+
+function anySignal(timeout: AbortSignal, signal: AbortSignal | undefined): AbortSignal {
+  return signal ? AbortSignal.any([timeout, signal]) : timeout
 }

@@ -53,3 +53,9 @@ export async function findNearMisses(db: Db, inboxId: number, afterId: number, c
     }
   })
 }
+
+/** When the inbox's message `id` arrived, or null when it is not (or no longer) there. */
+export async function receivedAtOf(db: Db, inboxId: number, id: number): Promise<number | null> {
+  const row = await db.selectFrom('message').select('received_at').where('inbox_id', '=', inboxId).where('id', '=', id).executeTakeFirst()
+  return row?.received_at ?? null
+}

@@ -111,7 +111,8 @@ const liveRoutes: FastifyPluginAsyncTypebox = async (app) => {
           '200 `{message, messages, timedOut: false}` with the whole messages (oldest first; `message` is the first), ' +
           'including extracted codes and links, or 200 `{message: null, messages: [], timedOut: true, nearMisses}` when the ' +
           'timeout passes first. Other mail arriving meanwhile is left alone; `nearMisses` lists it (each message with the ' +
-          'filters it missed) and the deliveries refused or deferred during the wait (see `…/deliveries`).',
+          'filters it missed) and the deliveries refused or deferred in the same window (from the arrival of message `since` ' +
+          'when given, else from the call; see `…/deliveries`).',
         params: AddressParams,
         querystring: WaitQuery,
         response: { 200: WaitResponse, ...addressErrors, 429: ErrorBody },
@@ -183,7 +184,7 @@ const liveRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (messages.length > 0) return { message: messages[0]!, messages, timedOut: false }
       // A client gone or an app closing reads no answer: the near misses are looked for only when one is read.
       if (reply.raw.destroyed || request.raw.socket.destroyed) return { message: null, messages, timedOut: true }
-      const nearMisses = await app.deliveryLog.nearMisses(inbox, since, startedAt, named)
+      const nearMisses = await app.deliveryLog.nearMisses(inbox, since, request.query.since !== undefined, startedAt, named)
       return { message: null, messages, timedOut: true, nearMisses }
     },
   )

@@ -1,6 +1,6 @@
 import { listDeliveries, type Db, type DeliveryRow, type InboxRow } from '@tempbox/db'
 import { MAX_NEAR_MISSES, type DeliveriesResponse, type DeliveryEntry, type NearMisses } from '@tempbox/types'
-import { findNearMisses, type NamedCondition } from '../../repositories/near-miss-repository.js'
+import { findNearMisses, receivedAtOf, type NamedCondition } from '../../repositories/near-miss-repository.js'
 import { senderDisplay } from '../messages/message-view.js'
 import { reasonText } from './reason-text.js'
 
@@ -20,13 +20,15 @@ export class DeliveryLogService {
   }
 
   /**
-   * Messages newer than `sinceId` that missed a filter, and deliveries refused or deferred from `startedAt` on. Both
-   * bounded: a wait that times out on a busy inbox answers with a page, and `more` says so.
+   * Messages newer than `sinceId` that missed a filter, and deliveries refused or deferred in the same window: from
+   * the arrival of message `sinceId` when the client named it (so polling again keeps its window), else from `startedAt`.
+   * Both bounded: a wait that times out on a busy inbox answers with a page, and `more` says so.
    */
-  async nearMisses(inbox: InboxRow, sinceId: number, startedAt: number, conditions: readonly NamedCondition[]): Promise<NearMisses> {
+  async nearMisses(inbox: InboxRow, sinceId: number, sinceGiven: boolean, startedAt: number, conditions: readonly NamedCondition[]): Promise<NearMisses> {
+    const from = !sinceGiven ? startedAt : sinceId === 0 ? 0 : ((await receivedAtOf(this.db, inbox.id, sinceId)) ?? startedAt)
     const [missed, logged] = await Promise.all([
       findNearMisses(this.db, inbox.id, sinceId, conditions, MAX_NEAR_MISSES + 1),
-      listDeliveries(this.db, inbox.id, { after: startedAt, limit: NEAR_MISS_SCAN }),
+      listDeliveries(this.db, inbox.id, { after: from, limit: NEAR_MISS_SCAN }),
     ])
     const refused = logged.filter((row) => row.result !== 'accepted')
     return {
