@@ -46,6 +46,33 @@ async function generate(page: Page, name = 'Generate Email'): Promise<string> {
   return field.inputValue()
 }
 
+/** The element with focus: its tag or id, whether Chromium would draw a focus ring there, and the outline it has. */
+function focused(page: Page) {
+  return page.evaluate(() => {
+    const el = document.activeElement as HTMLElement
+    return { element: el.id || el.tagName, ringExpected: el.matches(':focus-visible'), outline: getComputedStyle(el).outlineStyle }
+  })
+}
+
+/** The width Chromium gives its own clear button inside the search field `selector` (0 when it is hidden). */
+async function nativeClearButtonWidth(page: Page, selector: string): Promise<number> {
+  interface DomNode { backendNodeId: number; attributes?: string[]; children?: DomNode[]; shadowRoots?: DomNode[] }
+  const cdp = await page.context().newCDPSession(page)
+  try {
+    const { root } = await cdp.send('DOM.getDocument', { depth: 0 })
+    const { nodeId } = await cdp.send('DOM.querySelector', { nodeId: root.nodeId, selector })
+    const { node } = (await cdp.send('DOM.describeNode', { nodeId, depth: -1, pierce: true })) as { node: DomNode }
+    const find = (n: DomNode): DomNode | undefined =>
+      n.attributes?.includes('-webkit-search-cancel-button') ? n : [...(n.shadowRoots ?? []), ...(n.children ?? [])].map(find).find(Boolean)
+    const button = find(node)
+    if (!button) throw new Error(`no built-in clear button in ${selector}`)
+    const box = await cdp.send('DOM.getBoxModel', { backendNodeId: button.backendNodeId }).catch(() => null)
+    return box?.model.width ?? 0
+  } finally {
+    await cdp.detach()
+  }
+}
+
 describe('new mail, wherever you are', () => {
   for (const [name, viewport, where] of [
     ['375 px with the address at the foot of the window', PHONE, 'address'],
@@ -87,13 +114,20 @@ describe('new mail, wherever you are', () => {
 describe('right to left', () => {
   it('in Arabic keeps From and To beside their labels, ".eml" reads as written, the unread pill on one line, and names start with the words seen', async () => {
     const { page, context } = await openPage(DESKTOP, 'ar')
-    const address = await generate(page, 'إنشاء بريد')
+    const first = await generate(page, 'إنشاء بريد')
+    const tool = page.locator('#temp-email')
+    // A second address, so this browser's list has a switch button (for the first) beside the release buttons.
+    await tool.getByRole('button', { name: 'عنوان جديد' }).click()
+    await waitFor(async () => (await page.locator('#temp-email-address').inputValue()) !== first, 15_000, 'the second address')
+    const address = await page.locator('#temp-email-address').inputValue()
     await send(address, { subject: 'Your code', text: 'Your code is 482913.' })
     await send(address, { subject: 'Second', text: 'Hello again.' })
-    const tool = page.locator('#temp-email')
     await waitFor(async () => (await tool.getByTestId('inbox-message').count()) === 2, 15_000, 'both messages listed')
+    const kept = tool.getByTestId('kept-addresses')
+    expect(await kept.getByRole('button', { name: `تبديل ${first}`, exact: true }).count()).toBe(1)
+    expect(await kept.getByRole('button', { name: /^التخلّي / }).count()).toBe(2)
 
-    // axe: the code chips, the release button (Arabic) — the accessible name starts with the visible text.
+    // axe: the code chips, the switch and release buttons (Arabic) — the accessible name starts with the visible text.
     const axe = await new AxeBuilder({ page }).include('#temp-email').withRules(['label-content-name-mismatch']).analyze()
     expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([])
 
@@ -148,6 +182,53 @@ describe('nothing covering the page', () => {
     await page.locator('#temp-email').waitFor()
     await waitFor(async () => Math.abs((await page.locator('#tools').boundingBox())!.y - 80) < 4, 10_000, '#tools at the top of the window')
     expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(200)
+    // Reading goes on from there (focus), with no ring drawn around the whole section.
+    expect(await focused(page)).toMatchObject({ element: 'tools', outline: 'none' })
+    await context.close()
+  })
+
+  it('a section or heading focused from code draws no ring, even after keyboard use', async () => {
+    const { page, context } = await openPage(DESKTOP)
+    // From the keyboard Chromium would ring what code focuses next (:focus-visible): the footer's Tools link.
+    const link = page.getByRole('contentinfo').getByRole('link', { name: 'Tools', exact: true })
+    await link.focus()
+    await page.keyboard.press('Enter')
+    await waitFor(async () => (await focused(page)).element === 'tools', 10_000, 'focus on the tools section')
+    expect(await focused(page)).toEqual({ element: 'tools', ringExpected: true, outline: 'none' })
+
+    // The new-mail pill, pressed with Enter, brings the inbox heading into view and focus.
+    const address = await generate(page)
+    await page.evaluate(() => window.scrollTo(0, 0))
+    await send(address, { subject: 'Ring check', text: 'Hello.' })
+    const pill = page.getByTestId('new-mail-pill')
+    await pill.waitFor({ state: 'attached' })
+    // Focused where it is, as Tab would find it: scrolling it to the middle could bring the list into view.
+    await pill.evaluate((el: HTMLElement) => el.focus({ preventScroll: true }))
+    await page.keyboard.press('Enter')
+    await waitFor(async () => (await focused(page)).element === 'H3', 10_000, 'focus on the inbox heading')
+    expect(await focused(page)).toEqual({ element: 'H3', ringExpected: true, outline: 'none' })
+    await context.close()
+  })
+
+  it('the inbox search has one clear button, and while filtering the heading counts the inbox, the matches and the unread apart', async () => {
+    const { page, context } = await openPage(DESKTOP)
+    const address = await generate(page)
+    const tool = page.locator('#temp-email')
+    await send(address, { subject: 'First', text: 'One.' })
+    await send(address, { subject: 'Second', text: 'Two.' })
+    await waitFor(async () => (await tool.getByTestId('inbox-message').count()) === 2, 15_000, 'both messages listed')
+
+    const search = tool.getByRole('searchbox', { name: 'Search messages' })
+    await search.fill('nothing like this')
+    await tool.getByTestId('match-count').waitFor()
+    const heading = tool.getByRole('heading', { level: 3, name: /^Inbox/ })
+    expect((await heading.innerText()).replace(/\s+/g, ' ')).toBe('Inbox (2) Matches: 0 Unread: 2')
+    expect(await tool.getByRole('button', { name: 'Clear search' }).count()).toBe(1)
+    expect(await nativeClearButtonWidth(page, '#temp-email input[type="search"]')).toBe(0)
+
+    await tool.getByRole('button', { name: 'Clear search' }).click()
+    await waitFor(async () => (await tool.getByTestId('inbox-message').count()) === 2, 10_000, 'the whole inbox again')
+    expect(await search.inputValue()).toBe('')
     await context.close()
   })
 })

@@ -332,17 +332,18 @@ export function TempEmailTool() {
           <div className="mt-6">
             <div className="mb-2 flex items-center justify-between gap-2">
               <h3 ref={inboxHeading} tabIndex={-1} className="scroll-mt-20 text-lg font-semibold text-slate-900 focus:outline-none dark:text-slate-50">
-                {/* Both counts are the whole inbox's; while filtering, the matches have their own label. */}
+                {/* Both counts are the whole inbox's; while filtering, the matches have their own label. Spaces between the
+                    pills keep the heading's name apart too ("Inbox (2) Matches: 0 Unread: 2", not "(2)Matches"). */}
                 {t('inbox')} <span className="text-sm font-normal text-slate-500 dark:text-slate-400">({search.active ? inbox.total : total})</span>
                 {search.active && !search.searching && (
-                  <span className="ms-2 inline-block rounded-full bg-slate-100 whitespace-nowrap px-2 py-0.5 text-xs font-semibold text-slate-700 dark:bg-slate-800 dark:text-slate-200" data-testid="match-count">
+                  <>{' '}<span className="ms-1 inline-block rounded-full bg-slate-100 whitespace-nowrap px-2 py-0.5 text-xs font-semibold text-slate-700 dark:bg-slate-800 dark:text-slate-200" data-testid="match-count">
                     {t('search.matches', { count: total })}
-                  </span>
+                  </span></>
                 )}
                 {inbox.unread > 0 && (
-                  <span className="ms-2 inline-block rounded-full bg-blue-100 whitespace-nowrap px-2 py-0.5 text-xs font-semibold text-blue-800 dark:bg-blue-900/60 dark:text-blue-200" data-testid="unread-count">
+                  <>{' '}<span className="ms-1 inline-block rounded-full bg-blue-100 whitespace-nowrap px-2 py-0.5 text-xs font-semibold text-blue-800 dark:bg-blue-900/60 dark:text-blue-200" data-testid="unread-count">
                     {t('alerts.unreadCount', { count: inbox.unread })}
-                  </span>
+                  </span></>
                 )}
               </h3>
               <button type="button" onClick={() => void check()} disabled={checking} className={secondaryButton}>
