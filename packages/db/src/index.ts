@@ -14,6 +14,8 @@ export {
   type ActiveInbox, type ChangeEvent, type CommitSignal, type DeleteEvent, type NewMail, type Storage, type StorageConfig, type StoredVerdict,
   type IncomingAttachment, type IncomingMessage, type RefusalKind, type WriteMessages, type WriterLimits,
 } from './storage/index.js'
+export { matchAll, type MessageCondition } from './search/message-filter.js'
+export { searchInboxPage, type SearchPage } from './search/inbox-search.js'
 export { openIssuedAddresses, recordIssuedAddress, purgeIssuedAddresses, addressHash, DEFAULT_REUSE_BLOCK_MS, type IssuedAddresses } from './issued-addresses.js'
 export { postgresGuessWindow, type GuessCount, type PostgresGuessWindow } from './smtp-guess-window.js'
 export {

@@ -1,4 +1,4 @@
-import { openIssuedAddresses, type Db, type InboxRow, type IssuedAddresses } from '@tempbox/db'
+import { openIssuedAddresses, searchInboxPage, type Db, type InboxRow, type IssuedAddresses, type MessageCondition } from '@tempbox/db'
 import {
   DEFAULT_INBOX_PAGE,
   type FullMessage,
@@ -42,8 +42,6 @@ import {
 import { findAttachment, listAttachments } from '../../repositories/attachment-repository.js'
 import { deleteIfBurnsOnRead } from '../../repositories/burn-repository.js'
 import { burnOf, type Burn } from './address-lifetime.js'
-import type { MessageCondition } from '../../repositories/message-filter.js'
-import { searchInboxPage } from '../../repositories/message-search.js'
 import { parseAddress, randomLocalPart, validateLocalPart } from './address.js'
 import type { AddressLimits } from '../limits/ip-limits.js'
 import { attachmentUrl, buildSummary, fallbackSummary, listRowOf, toFullMessage } from '../messages/message-view.js'

@@ -14,6 +14,7 @@ import * as m280101 from './2026_11_28_000101_message_search_text.js'
 import * as m280401 from './2026_11_28_000401_burn_restore.js'
 import * as m280501 from './2026_11_28_000501_delivery_log.js'
 import * as m280502 from './2026_11_28_000502_smtp_fault_state.js'
+import * as m280601 from './2026_11_28_000601_message_search_index.js'
 
 /**
  * PostgreSQL's migrations (see ../index.ts). The baseline is SQLite's schema as of 2026_11_24_001201; later changes
@@ -49,4 +50,6 @@ export const POSTGRES_MIGRATIONS: Record<string, Migration> = {
   '2026_11_28_000501_delivery_log': m280501,
   // PostgreSQL only: the fault tags' tries several ingest nodes share (one ingest keeps them in memory on SQLite).
   '2026_11_28_000502_smtp_fault_state': m280502,
+  // Its own file: pg_trgm GIN where SQLite has an FTS5 trigram table.
+  '2026_11_28_000601_message_search_index': m280601,
 }

@@ -1,6 +1,8 @@
 import { setImmediate as nextTurn } from 'node:timers/promises'
-import { engineOf, selectMessagesWithContent, type Db } from '@tempbox/db'
-import { matchAll, type MessageCondition } from './message-filter.js'
+import type { Db } from '../create-db.js'
+import { selectMessagesWithContent } from '../messages.js'
+import { engineOf } from '../postgres-db.js'
+import { indexedCandidates, matchAll, type MessageCondition } from './message-filter.js'
 
 /** What one slice of the scan aims to cost: SQLite runs it on the api's only event loop, so other requests wait that long. */
 const SLICE_TARGET_MS = 5
@@ -32,7 +34,8 @@ export interface SearchPage {
  * One page of an inbox's messages meeting the conditions, and how many match in all: the inbox scanned newest first in
  * slices of messages (keyset on id), yielding to the event loop between slices, so other requests are answered during
  * a long search, and stopping when `budgetMs` is spent. The page's part (older than `before`) is scanned first, then the
- * rest for the total; a slice's size follows its measured cost so each takes about SLICE_TARGET_MS.
+ * rest for the total; a slice's size follows its measured cost so each takes about SLICE_TARGET_MS. Terms of 3 or more
+ * characters are looked up in the trigram index for the slice's contents first, so only copies that may match are read.
  */
 export async function searchInboxPage(
   db: Db,
@@ -41,7 +44,8 @@ export async function searchInboxPage(
   { limit, before, budgetMs }: { limit: number; before: number | null; budgetMs: number },
 ): Promise<SearchPage> {
   const started = performance.now()
-  const match = matchAll(conditions, engineOf(db))
+  const engine = engineOf(db)
+  const match = matchAll(conditions, engine)
   // One message first: a message's copy can cost milliseconds per term; the slice grows from what it measures.
   let slice = 1
   let total = 0
@@ -56,20 +60,21 @@ export async function searchInboxPage(
       await myTurn()
       const t = performance.now()
       const asked = slice
-      let ids = db.selectFrom('message').select('id').where('inbox_id', '=', inboxId)
+      let ids = db.selectFrom('message').select(['id', 'message_content_id']).where('inbox_id', '=', inboxId)
       if (cursor !== null) ids = ids.where('id', '<', cursor)
       if (low !== null) ids = ids.where('id', '>=', low)
       const rows = await ids.orderBy('id', 'desc').limit(slice).execute()
       if (rows.length === 0) return true
       const oldest = rows[rows.length - 1]!.id
-      const matched = await selectMessagesWithContent(db)
+      const contents = rows.map((r) => Number(r.message_content_id))
+      const indexed = indexedCandidates(conditions, engine, Math.min(...contents), Math.max(...contents))
+      let query = selectMessagesWithContent(db)
         .select('message.id')
         .where('message.inbox_id', '=', inboxId)
         .where('message.id', '<=', rows[0]!.id)
         .where('message.id', '>=', oldest)
-        .where(match)
-        .orderBy('message.id', 'desc')
-        .execute()
+      if (indexed !== null) query = query.where(indexed)
+      const matched = await query.where(match).orderBy('message.id', 'desc').execute()
       for (const m of matched) onMatch(m.id)
       cursor = oldest
       const spent = performance.now() - t
