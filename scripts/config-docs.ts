@@ -42,7 +42,8 @@ export interface EnvRead {
   numericDefault?: number
 }
 
-const READ_PATTERNS = [/\benv\.([A-Z][A-Z0-9_]*)\b/g, /\benv\[['"]([A-Z][A-Z0-9_]*)['"]\]/g]
+// A helper handed `env` and a name (`onOff(env, 'NAME', …)`) reads it too, whatever it does with it.
+const READ_PATTERNS = [/\benv\.([A-Z][A-Z0-9_]*)\b/g, /\benv\[['"]([A-Z][A-Z0-9_]*)['"]\]/g, /\b\w+\(env,\s*'([A-Z][A-Z0-9_]*)'/g]
 const NUMERIC_READ = /\b(?:int|metricsAddress)\((?:env,\s*)?'([A-Z][A-Z0-9_]*)',\s*([^,)]+)/g
 
 function sourceFiles(dir: string): string[] {
@@ -77,7 +78,7 @@ function evaluate(expression: string, file: string, source: string, root: string
   return undefined
 }
 
-/** What the code reads, found in its text: `env.NAME`, `env['NAME']`, `int('NAME', …)`, `metricsAddress(env, 'NAME', …)`. */
+/** What the code reads, found in its text: `env.NAME`, `env['NAME']`, `anyHelper(env, 'NAME', …)`, `int('NAME', …)`. */
 export function envReads(root = ROOT): Map<string, EnvRead> {
   const reads = new Map<string, EnvRead>()
   for (const file of codeFiles(root)) {

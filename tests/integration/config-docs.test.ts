@@ -30,18 +30,19 @@ describe('docs/configuration.md', () => {
   it('names every variable a config module reads, as a plain search of the code finds them', () => {
     const doc = readFileSync(CONFIG_DOC, 'utf8')
     const modules = ['apps/api/src/config.ts', 'apps/mail-ingest/src/config.ts', 'apps/mail-ingest/src/mail-auth/config.ts', 'apps/mcp/src/config.ts']
-    const read = modules.flatMap((path) => [...readFileSync(join(REPO_ROOT, path), 'utf8').matchAll(/env\.([A-Z_]+)|int\((?:env, )?'([A-Z_]+)'/g)].map((m) => m[1] ?? m[2]!))
+    const read = modules.flatMap((path) => [...readFileSync(join(REPO_ROOT, path), 'utf8').matchAll(/env\.([A-Z_]+)|\w+\((?:env, )?'([A-Z_]+)'/g)].map((m) => m[1] ?? m[2]!))
     expect(read.length).toBeGreaterThan(80)
     expect(read.filter((name) => !doc.includes(`| \`${name}\` |`))).toEqual([])
   })
 
   it('refuses a variable the code starts reading without a meaning, and shows a changed default', () => {
     const root = checkoutWith({
-      'apps/api/src/config.ts': "export const load = (env: Env) => ({ port: int('PORT', 4000), fresh: int('FRESH_LIMIT', 7, 1), tls: env.FRESH_SWITCH })",
+      'apps/api/src/config.ts': "export const load = (env: Env) => ({ port: int('PORT', 4000), fresh: int('FRESH_LIMIT', 7, 1), tls: env.FRESH_SWITCH, on: onOff(env, 'FRESH_FLAG', true) })",
     })
     const { table, problems } = renderTable(root)
     expect(problems).toContain("FRESH_LIMIT is read by the code but has no entry in any app's src/env-docs.ts")
     expect(problems).toContain("FRESH_SWITCH is read by the code but has no entry in any app's src/env-docs.ts")
+    expect(problems).toContain("FRESH_FLAG is read by the code but has no entry in any app's src/env-docs.ts")
     expect(table).toContain('| `PORT` | api | `4000` |')
   })
 
