@@ -73,6 +73,11 @@ async function nativeClearButtonWidth(page: Page, selector: string): Promise<num
   }
 }
 
+async function signInDialog(page: Page) {
+  await page.getByRole('banner').getByRole('button', { name: 'Sign In', exact: true }).click()
+  return page.getByRole('dialog')
+}
+
 describe('new mail, wherever you are', () => {
   for (const [name, viewport, where] of [
     ['375 px with the address at the foot of the window', PHONE, 'address'],
@@ -109,6 +114,51 @@ describe('new mail, wherever you are', () => {
       await context.close()
     })
   }
+})
+
+describe('an account on two devices', () => {
+  it('signing in on a second device opens the most recent saved address there and names Open for its address; signing out forgets them', async () => {
+    const account = { email: `two-devices-${Date.now()}@example.com`, password: 'secret-pass-2' }
+    const laptop = await openPage(DESKTOP)
+    let dialog = await signInDialog(laptop.page)
+    await dialog.getByRole('tab', { name: 'Create Account' }).click()
+    await dialog.getByLabel('Email').fill(account.email)
+    await dialog.getByLabel('Password').fill(account.password)
+    await dialog.locator('form').getByRole('button', { name: 'Create Account' }).click()
+    await dialog.waitFor({ state: 'detached' })
+    const first = await generate(laptop.page)
+    await laptop.page.locator('#temp-email').getByRole('button', { name: 'New Address' }).click()
+    await waitFor(async () => (await laptop.page.locator('#temp-email-address').inputValue()) !== first, 15_000, 'the second address')
+    const second = await laptop.page.locator('#temp-email-address').inputValue()
+
+    const { page: phone, context } = await openPage(PHONE)
+    const tool = phone.locator('#temp-email')
+    await tool.getByText('Generate an address to start receiving mail.').waitFor()
+    dialog = await signInDialog(phone)
+    await dialog.getByLabel('Email').fill(account.email)
+    await dialog.getByLabel('Password').fill(account.password)
+    await dialog.locator('form').getByRole('button', { name: 'Sign In' }).click()
+    await dialog.waitFor({ state: 'detached' })
+    // In the tool itself, not only under Account: the newest opened, both listed.
+    await waitFor(async () => (await tool.locator('#temp-email-address').count()) === 1, 10_000, 'an address open on the phone')
+    expect(await tool.locator('#temp-email-address').inputValue()).toBe(second)
+    await tool.getByText(/No messages yet/).waitFor()
+    expect(await tool.getByTestId('kept-addresses').getByRole('listitem').allInnerTexts()).toEqual([
+      expect.stringContaining(second),
+      expect.stringContaining(first),
+    ])
+
+    await phone.getByRole('banner').getByRole('button', { name: 'Account', exact: true }).click()
+    dialog = phone.getByRole('dialog')
+    await dialog.getByRole('button', { name: `Open ${first}`, exact: true }).waitFor()
+    await dialog.getByRole('button', { name: 'Sign Out', exact: true }).click()
+    await tool.getByText('Generate an address to start receiving mail.').waitFor()
+    expect(await tool.locator('#temp-email-address').count()).toBe(0)
+    expect(await tool.getByTestId('kept-addresses').count()).toBe(0)
+    expect(await tool.getByText(/No messages yet/).count()).toBe(0)
+    await context.close()
+    await laptop.context.close()
+  })
 })
 
 describe('right to left', () => {
