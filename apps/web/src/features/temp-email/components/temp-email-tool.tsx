@@ -26,6 +26,7 @@ import { AddressForm, type GenerateError } from './address-form'
 import { BurnChoiceSelect } from './burn-choice-select'
 import { BurnPanel } from './burn-panel'
 import { BurnedNotice } from './burned-notice'
+import { DeliveryLog } from './delivery-log'
 import { useBurn } from '../hooks/use-burn'
 import { burnFields, type BurnChoice } from '../lib/burn'
 import { KeptAddresses } from './kept-addresses'
@@ -86,7 +87,7 @@ export function TempEmailTool() {
   useEmailStream(email, handleExpired)
 
   useUnreadTitle(email ? inbox.unread : 0)
-  // A notification clicked opens its message, which is then read like any opened one.
+  // A notification (or the delivery log's link) clicked opens its message, which is then read like any opened one.
   const openFromNotification = useCallback(
     (id: string) => {
       setExpandedId(id)
@@ -392,6 +393,7 @@ export function TempEmailTool() {
             {(messages.length > 0 || (search.active && search.cut)) && (
               <OlderMessages shown={messages.length} total={total} hasMore={listed.hasMore} loading={listed.loadingOlder} onLoad={() => void loadOlder()} />
             )}
+            <DeliveryLog email={email} onOpenMessage={openFromNotification} />
           </div>
         )}
       </div>
