@@ -2,6 +2,7 @@ import type { BurnMode, SetBurnBody } from '@tempbox/types'
 import { BURN_MINUTE_CHOICES } from '@tempbox/types'
 import { create } from 'zustand'
 import { createJSONStorage, persist } from 'zustand/middleware'
+import { useCurrentAddress } from '../../../stores/current-address'
 
 /** What the reader picks: the usual lifetime, burn on first read, or one of the offered timers (minutes). */
 export type BurnChoice = 'none' | 'read' | `${(typeof BURN_MINUTE_CHOICES)[number]}`
@@ -36,3 +37,12 @@ export const useBurnModes = create<BurnModesState>()(
     { name: 'tempbox-burn-modes', storage: createJSONStorage(() => localStorage) },
   ),
 )
+
+// An address this browser forgets (released, burned, expired, or its account signed out) leaves no trace here either.
+useCurrentAddress.subscribe((state, previous) => {
+  if (state.addresses === previous.addresses) return
+  const live = new Set(state.addresses.map((a) => a.email))
+  const { modes } = useBurnModes.getState()
+  if (Object.keys(modes).every((email) => live.has(email))) return
+  useBurnModes.setState({ modes: Object.fromEntries(Object.entries(modes).filter(([email]) => live.has(email))) })
+})
