@@ -36,7 +36,7 @@ afterAll(async () => {
 /** The primary's worker processes: its children running the API entry (tsx's esbuild helper is a child too). */
 function workerPids(): number[] {
   return childProcesses(primaryPid)
-    .filter((p) => p.cmdline.includes('apps/api/src/server.ts'))
+    .filter((p) => p.cmdline.includes(stack.api.entry))
     .map((p) => p.pid)
 }
 

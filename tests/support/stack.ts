@@ -14,6 +14,11 @@ export const REPO_ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '
 const TSX_LOADER = import.meta.resolve('tsx')
 /** The package.json condition under which our workspace packages resolve to their `pnpm build` output (dist/). */
 export const COMPILED_CONDITION = 'tempbox-compiled'
+/**
+ * Apps run from their `pnpm build` output unless this is set: through tsx a stack took 2–3× as long to start (the
+ * workers of mail-ingest each transpile their TypeScript). vitest's global setup builds them first (see its file).
+ */
+export const APPS_FROM_SOURCE = process.env.TEST_APPS_FROM_SOURCE === '1'
 
 /** Asks the OS for a free port on loopback. */
 export async function freePort(): Promise<number> {
@@ -114,22 +119,46 @@ export function connectionOwner(serverPort: number, clientPort: number, pids: nu
 
 export interface RunningProcess {
   child: ChildProcess
+  /** The file node runs (`apps/api/dist/server.js`, or the source through tsx), as its command line shows it. */
+  entry: string
   output: () => string
+  /** Settles when the process has exited. */
+  exited: Promise<void>
   stop: (signal?: NodeJS.Signals) => Promise<void>
 }
 
 /**
- * Starts one of our apps (`apps/x/src/y.ts`) with tsx, or with `compiled` as production does: node on its `pnpm build`
- * output (`apps/x/dist/y.js`), with `nodeArgs` before it. Output is kept for failure messages.
+ * Waits until `ready`; a process that exits first fails at once rather than at the deadline, which only bounds a hang
+ * (a busy shared machine can take tens of seconds to start one). A process that did not come up is killed.
+ */
+export async function untilReady(proc: RunningProcess, ready: () => Promise<boolean> | boolean, timeoutMs: number, what: string): Promise<RunningProcess> {
+  let gone = false
+  void proc.exited.then(() => { gone = true })
+  try {
+    await waitFor(async () => gone || (await ready()), timeoutMs, what)
+    if (gone) throw new Error(`${what}: it exited (${proc.child.exitCode ?? proc.child.signalCode}) first`)
+  } catch (error) {
+    await proc.stop('SIGKILL')
+    throw new Error(`${(error as Error).message}\n${proc.output()}`, { cause: error })
+  }
+  return proc
+}
+
+/**
+ * Starts a TypeScript file with tsx, or with `compiled` as production does: node on its `pnpm build` output
+ * (`apps/x/src/y.ts` → `apps/x/dist/y.js`), with `nodeArgs` before it. An app's entry runs compiled unless
+ * TEST_APPS_FROM_SOURCE=1. Output is kept for failure messages.
  */
 export function startProcess(
   entry: string,
   env: Record<string, string>,
   options: { compiled?: boolean; nodeArgs?: string[] } = {},
 ): RunningProcess {
-  const args = options.compiled
-    ? [`--conditions=${COMPILED_CONDITION}`, ...(options.nodeArgs ?? []), join(REPO_ROOT, compiledEntry(entry))]
-    : ['--import', TSX_LOADER, ...(options.nodeArgs ?? []), join(REPO_ROOT, entry)]
+  const compiled = options.compiled ?? (!APPS_FROM_SOURCE && /^apps\/[^/]+\/src\//.test(entry))
+  const file = join(REPO_ROOT, compiled ? compiledEntry(entry) : entry)
+  const args = compiled
+    ? [`--conditions=${COMPILED_CONDITION}`, ...(options.nodeArgs ?? []), file]
+    : ['--import', TSX_LOADER, ...(options.nodeArgs ?? []), file]
   const child = spawn(process.execPath, args, {
     cwd: REPO_ROOT,
     env: { ...process.env, LOG_LEVEL: 'warn', ...env },
@@ -141,7 +170,9 @@ export function startProcess(
   const exited = new Promise<void>((r) => child.once('exit', () => r()))
   return {
     child,
+    entry: file,
     output: () => out,
+    exited,
     stop: async (signal = 'SIGTERM') => {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal)
       await exited
@@ -158,7 +189,7 @@ export function compiledEntry(entry: string): string {
 
 export interface StackOptions {
   env?: Record<string, string>
-  /** Run the apps' `pnpm build` output with node, as production does (build it first), instead of the sources with tsx. */
+  /** The apps' `pnpm build` output run by node, as production does (true), or their sources through tsx (false); by default the former unless TEST_APPS_FROM_SOURCE=1. */
   compiled?: boolean
   /** Node options for both processes, e.g. `--import` of a test hook. */
   nodeArgs?: string[]
@@ -206,22 +237,11 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     ...options.env,
   }
   const apiUrl = `http://127.0.0.1:${httpPort}`
-  /** Only bounds a hang: a busy shared machine can take tens of seconds to start a process. */
   const startupMs = 60_000
-  /** A process that did not come up is stopped, so a failed start leaves nothing running. */
-  const started = async (proc: RunningProcess, ready: () => Promise<boolean>, what: string) => {
-    try {
-      await waitFor(ready, startupMs, what)
-    } catch (error) {
-      await proc.stop('SIGKILL')
-      throw new Error(`${(error as Error).message}\n${proc.output()}`, { cause: error })
-    }
-    return proc
-  }
   // Liveness: readiness (/api/health) also wants mail-ingest, which starts next.
   const run = { compiled: options.compiled, nodeArgs: options.nodeArgs }
-  const startApi = () => started(startProcess('apps/api/src/server.ts', env, run), async () => (await fetch(`${apiUrl}/api/health/live`)).ok, 'api to start')
-  const startIngest = () => started(startProcess('apps/mail-ingest/src/main.ts', env, run), () => portAccepts(smtpPort), 'mail-ingest to start')
+  const startApi = () => untilReady(startProcess('apps/api/src/server.ts', env, run), async () => (await fetch(`${apiUrl}/api/health/live`)).ok, startupMs, 'api to start')
+  const startIngest = () => untilReady(startProcess('apps/mail-ingest/src/main.ts', env, run), () => portAccepts(smtpPort), startupMs, 'mail-ingest to start')
   const api = await startApi()
   const stack: Stack = {
     apiUrl,
@@ -279,17 +299,7 @@ export async function startIngestNode(databaseUrl: string, options: { mailDomain
     INGEST_METRICS_PORT: String(ingestMetricsPort),
     ...options.env,
   }
-  const start = async () => {
-    const proc = startProcess('apps/mail-ingest/src/main.ts', env)
-    try {
-      // Only bounds a hang: on a busy shared machine loading the workers' TypeScript can take most of a minute.
-      await waitFor(() => portAccepts(smtpPort), 180_000, 'mail-ingest to start')
-    } catch (error) {
-      await proc.stop('SIGKILL')
-      throw new Error(`${(error as Error).message}\n${proc.output()}`, { cause: error })
-    }
-    return proc
-  }
+  const start = () => untilReady(startProcess('apps/mail-ingest/src/main.ts', env), () => portAccepts(smtpPort), 180_000, 'mail-ingest to start')
   const node: IngestNode = {
     smtpPort,
     mailDomain,
@@ -336,15 +346,11 @@ export async function startApiNode(databaseUrl: string, options: { mailDomain?: 
     ...options.env,
   }
   const apiUrl = `http://127.0.0.1:${httpPort}`
-  const api = startProcess('apps/api/src/server.ts', env)
-  try {
-    // Only bounds a hang: on a busy shared machine loading the api's TypeScript can take most of a minute.
-    await waitFor(async () => (await fetch(`${apiUrl}/api/health/live`)).ok, 180_000, 'api node to start')
-  } catch (error) {
-    await api.stop('SIGKILL')
-    rmSync(dataDir, { recursive: true, force: true })
-    throw new Error(`${(error as Error).message}\n${api.output()}`, { cause: error })
-  }
+  const api = await untilReady(startProcess('apps/api/src/server.ts', env), async () => (await fetch(`${apiUrl}/api/health/live`)).ok, 180_000, 'api node to start')
+    .catch((error: unknown) => {
+      rmSync(dataDir, { recursive: true, force: true })
+      throw error
+    })
   return {
     apiUrl,
     api,
