@@ -123,6 +123,16 @@ describe('GET /api/email/{address}/deliveries', () => {
     expect(tooMany.json()).toMatchObject({ code: 'validation_failed', error: expect.any(String) })
   })
 
+  it('counts misses against the guess limit like the other inbox routes: 404s, then 429 for hits too', async () => {
+    app = await buildTestApp({ GUESS_LIMIT_PER_MINUTE: '3' })
+    const address = await generate(app, undefined, '198.51.100.66')
+    const get = (url: string) => app.inject({ method: 'GET', url, remoteAddress: '198.51.100.66' })
+    for (let i = 0; i < 3; i++) expect((await get(`/api/email/guess${i}@tempbox.local/deliveries`)).statusCode).toBe(404)
+    const refused = await get(`/api/email/${address}/deliveries`)
+    expect(refused.statusCode).toBe(429)
+    expect(refused.json()).toMatchObject({ code: 'rate_limited', error: expect.stringMatching(/^Too many addresses that do not exist/) })
+  })
+
   it('is in the OpenAPI document', async () => {
     app = await buildTestApp()
     const doc = (await app.inject({ method: 'GET', url: '/api/docs/json' })).json() as { paths: Record<string, { get?: { summary?: string } }> }
