@@ -12,8 +12,11 @@ afterEach(async () => {
 
 /** A large mail in German and French: every search below has to read all of its search copy (64 K characters). */
 const bigText = (i: number) => `Grüße aus Köln, Nachricht ${i}. ` + 'Überweisung für das Café, Straße Nº 5 — élève, garçon, Ærø. '.repeat(2_000)
-/** Twelve terms (the most a search may have) with letters beyond ASCII, none found: nothing ends a scan early. */
-const HEAVY_QUERY = ['ÄÖÜ', 'éèê', 'ßẞ', 'Ωμέγα', 'Ñandú', 'Łódź', 'Øre', 'Čaj', 'Ğü', 'Şi', 'Ÿé', 'Ђак'].join(' ')
+/**
+ * Twelve terms (the most a search may have) with letters beyond ASCII, none found, each too short for the trigram
+ * index: every copy is read, nothing ends a scan early (longer terms are looked up: search-index.test.ts in packages/db).
+ */
+const HEAVY_QUERY = ['ÄÖ', 'éè', 'ßẞ', 'Ωμ', 'Ñú', 'Łź', 'Øå', 'Čj', 'Ğü', 'Şi', 'Ÿé', 'Ђа'].join(' ')
 
 /** Counts health answers (answered[0]) until answered[1] is set; an answer other than 200 stops it with answered[1] = 2. */
 const HEALTH_CLIENT = `
@@ -61,7 +64,8 @@ describe('a search of a full inbox with non-ASCII terms', () => {
     }
     // A search scanned in one statement (as before) let health in only between its few statements.
     expect(answeredDuringSearches).toBeGreaterThanOrEqual(10)
-  })
+    // Filling 300 large mails, each also entered in the search index, takes most of the default 30 s on a loaded machine.
+  }, 90_000)
 
   it('stops at its time budget, says so, and goes on from there with nextBefore', async () => {
     app = await buildTestApp({ SEARCH_TIME_BUDGET_MS: '1' })

@@ -2,7 +2,8 @@ import { setImmediate as nextTurn } from 'node:timers/promises'
 import type { Db } from '../create-db.js'
 import { selectMessagesWithContent } from '../messages.js'
 import { engineOf } from '../postgres-db.js'
-import { indexedCandidates, matchAll, type MessageCondition } from './message-filter.js'
+import { indexNarrowing, type SliceRow } from './index-lookup.js'
+import { matchAll, type MessageCondition } from './message-filter.js'
 
 /** What one slice of the scan aims to cost: SQLite runs it on the api's only event loop, so other requests wait that long. */
 const SLICE_TARGET_MS = 5
@@ -51,6 +52,16 @@ export async function searchInboxPage(
   let total = 0
   const page: number[] = []
 
+  // Index lookups at most half the budget (PostgreSQL's once per search), so the scan keeps the rest.
+  const narrow = await indexNarrowing(db, inboxId, conditions, budgetMs / 2)
+  /** The slice's messages meeting the conditions, newest first: the index's candidates only, their copies read. */
+  const matchesIn = async (rows: SliceRow[]): Promise<{ id: number }[]> => {
+    const query = selectMessagesWithContent(db).select('message.id').where('message.inbox_id', '=', inboxId)
+    if (narrow === null) return query.where('message.id', '<=', rows[0]!.id).where('message.id', '>=', rows[rows.length - 1]!.id).where(match).orderBy('message.id', 'desc').execute()
+    const ids = await narrow(rows)
+    return ids.length === 0 ? [] : query.where('message.id', 'in', ids).where(match).orderBy('message.id', 'desc').execute()
+  }
+
   /** Where a scan cut by the budget stopped: the oldest id it looked at. */
   const stopped = { at: null as number | null }
   /** Scans ids in [low, high) newest first; false when the budget ran out. */
@@ -66,15 +77,7 @@ export async function searchInboxPage(
       const rows = await ids.orderBy('id', 'desc').limit(slice).execute()
       if (rows.length === 0) return true
       const oldest = rows[rows.length - 1]!.id
-      const contents = rows.map((r) => Number(r.message_content_id))
-      const indexed = indexedCandidates(conditions, engine, Math.min(...contents), Math.max(...contents))
-      let query = selectMessagesWithContent(db)
-        .select('message.id')
-        .where('message.inbox_id', '=', inboxId)
-        .where('message.id', '<=', rows[0]!.id)
-        .where('message.id', '>=', oldest)
-      if (indexed !== null) query = query.where(indexed)
-      const matched = await query.where(match).orderBy('message.id', 'desc').execute()
+      const matched = await matchesIn(rows)
       for (const m of matched) onMatch(m.id)
       cursor = oldest
       const spent = performance.now() - t

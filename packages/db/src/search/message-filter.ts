@@ -1,7 +1,6 @@
 import { sql, type Expression, type SqlBool } from 'kysely'
 import type { Engine } from '../create-db.js'
 import { foldForSearch } from '../storage/search-text.js'
-import { indexedTerms, likePattern, trigramQuery } from './index-terms.js'
 
 /** One condition on a message; all of a filter's conditions apply (AND). Text matches are case-insensitive substrings. */
 export type MessageCondition =
@@ -9,7 +8,7 @@ export type MessageCondition =
   | { kind: 'has_attachment' | 'has_code' | 'unread'; negate?: boolean }
   | { kind: 'before' | 'after'; at: number; negate?: boolean }
 
-type TextCondition = Extract<MessageCondition, { value: string }>
+export type TextCondition = Extract<MessageCondition, { value: string }>
 type OtherCondition = Exclude<MessageCondition, TextCondition>
 
 /**
@@ -17,7 +16,7 @@ type OtherCondition = Exclude<MessageCondition, TextCondition>
  * ingest, each cut at SEARCH_TEXT_MAX_CHARS), terms folded the same way: the database's own instr()/strpos(), no
  * function of ours per row, and never more than the copy's characters read per message.
  */
-const COLUMNS: Record<TextCondition['kind'], string[]> = {
+export const COLUMNS: Record<TextCondition['kind'], string[]> = {
   subject: ['subject'],
   from: ['from_name', 'from_address'],
   text: ['body'],
@@ -63,27 +62,7 @@ function conditionSql(c: OtherCondition): Expression<SqlBool> {
   }
 }
 
-const isText = (c: MessageCondition): c is TextCondition => 'value' in c
-
-/**
- * Messages whose content, with id in [low, high], the trigram index says may hold every positive term of 3 or more
- * characters; null when no term can use it. Index entries only: the copies are read (containsAll) for these alone.
- */
-export function indexedCandidates(conditions: readonly MessageCondition[], engine: Engine, low: number, high: number): Expression<SqlBool> | null {
-  const text = conditions.filter(isText)
-  if (indexedTerms(text).length === 0) return null
-  if (engine === 'sqlite') {
-    return sql<SqlBool>`message.message_content_id in (select rowid from message_search_index
-      where message_search_index match ${trigramQuery(indexedTerms(text))} and rowid between ${low} and ${high})`
-  }
-  const likes = text.flatMap((c) => {
-    if (c.negate || indexedTerms([c]).length === 0) return []
-    const pattern = likePattern(foldForSearch(c.value))
-    return [sql<SqlBool>`(${sql.join(COLUMNS[c.kind].map((column) => sql<SqlBool>`s.${sql.raw(column)} like ${pattern}`), sql` or `)})`]
-  })
-  return sql<SqlBool>`message.message_content_id in (select s.message_content_id from message_search s
-    where s.message_content_id between ${low} and ${high} and ${sql.join(likes, sql` and `)})`
-}
+export const isText = (c: MessageCondition): c is TextCondition => 'value' in c
 
 /**
  * The SQL for all conditions (true when there are none), over `message` joined to `message_content`

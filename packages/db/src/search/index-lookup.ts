@@ -1,0 +1,57 @@
+import { sql, type SqlBool } from 'kysely'
+import type { Db } from '../create-db.js'
+import { engineOf } from '../postgres-db.js'
+import { foldForSearch } from '../storage/search-text.js'
+import { indexedTerms, likePattern, trigramQuery } from './index-terms.js'
+import { COLUMNS, isText, type MessageCondition } from './message-filter.js'
+
+/** A slice of an inbox's messages, newest first. */
+export type SliceRow = { id: number; message_content_id: number }
+
+/** The ids of a slice's messages that may match (all others cannot): only their copies need reading. */
+export type Narrowing = (rows: readonly SliceRow[]) => Promise<number[]>
+
+/** PostgreSQL's answer to a statement cut by statement_timeout. */
+const QUERY_CANCELED = '57014'
+
+/**
+ * How the trigram index narrows a search's slices, or null when no positive term has 3 or more characters (or, on
+ * PostgreSQL, the lookup outlasted `timeoutMs`: the slices then read every copy, as without an index).
+ */
+export async function indexNarrowing(db: Db, inboxId: number, conditions: readonly MessageCondition[], timeoutMs: number): Promise<Narrowing | null> {
+  const text = conditions.filter(isText)
+  const terms = indexedTerms(text)
+  if (terms.length === 0) return null
+  if (engineOf(db) === 'sqlite') {
+    // Index entries only, for the slice's content-id range: bounded by the slice, never the whole database.
+    const query = trigramQuery(terms)
+    return async (rows) => {
+      const contents = rows.map((r) => Number(r.message_content_id))
+      const { rows: hits } = await sql<{ rowid: number }>`SELECT rowid FROM message_search_index
+        WHERE message_search_index MATCH ${query} AND rowid BETWEEN ${Math.min(...contents)} AND ${Math.max(...contents)}`.execute(db)
+      const may = new Set(hits.map((h) => Number(h.rowid)))
+      return rows.filter((r) => may.has(Number(r.message_content_id))).map((r) => r.id)
+    }
+  }
+  const likes = text.flatMap((c) => {
+    if (c.negate || indexedTerms([c]).length === 0) return []
+    const pattern = likePattern(foldForSearch(c.value))
+    return [sql<SqlBool>`(${sql.join(COLUMNS[c.kind].map((column) => sql<SqlBool>`${sql.ref(column)} LIKE ${pattern}`), sql` OR `)})`]
+  })
+  try {
+    // Once per search: a GIN lookup has no cheap form per slice. The planner rates a seq scan of the small main table
+    // below the GIN (the copies' TOAST reads are not in its costs), hence seqscan off, and the lookup kept apart.
+    const ids = await db.transaction().execute(async (trx) => {
+      await sql`SET LOCAL enable_seqscan = off`.execute(trx)
+      await sql`SELECT set_config('statement_timeout', ${String(Math.max(1, Math.round(timeoutMs)))}, true)`.execute(trx)
+      const { rows } = await sql<{ id: number | string }>`
+        WITH hits AS MATERIALIZED (SELECT message_content_id FROM message_search WHERE ${sql.join(likes, sql` AND `)})
+        SELECT m.id FROM message m WHERE m.inbox_id = ${inboxId} AND m.message_content_id IN (SELECT message_content_id FROM hits)`.execute(trx)
+      return new Set(rows.map((r) => Number(r.id)))
+    })
+    return async (rows) => rows.filter((r) => ids.has(r.id)).map((r) => r.id)
+  } catch (error) {
+    if ((error as { code?: string }).code === QUERY_CANCELED) return null
+    throw error
+  }
+}
