@@ -128,6 +128,8 @@ describe('GET /api/email/{address}/deliveries', () => {
     const address = await generate(app, undefined, '198.51.100.66')
     const get = (url: string) => app.inject({ method: 'GET', url, remoteAddress: '198.51.100.66' })
     for (let i = 0; i < 3; i++) expect((await get(`/api/email/guess${i}@tempbox.local/deliveries`)).statusCode).toBe(404)
+    expect((await get('/api/email/guess3@tempbox.local/deliveries')).statusCode).toBe(429)
+    // Once blocked, a hit is refused too: it would tell a guess apart from a miss.
     const refused = await get(`/api/email/${address}/deliveries`)
     expect(refused.statusCode).toBe(429)
     expect(refused.json()).toMatchObject({ code: 'rate_limited', error: expect.stringMatching(/^Too many addresses that do not exist/) })
