@@ -60,12 +60,23 @@ export async function trimDeliveries(db: Queryable, inboxId: number, keep: numbe
     .execute()
 }
 
-/** An inbox's entries, newest first: `before` an entry id (the next page's cursor), at or `after` a time (ms). */
+/**
+ * An inbox's entries, newest first: by time, then id (a batched refusal is written after an acceptance that came
+ * later, so ids alone are not in time order). `before` is an entry id: the entries after it in that order (the next
+ * page's cursor); `after` keeps those at or after a time (ms).
+ */
 export async function listDeliveries(db: Queryable, inboxId: number, options: { before?: number; after?: number; limit: number }): Promise<DeliveryRow[]> {
   let query = db.selectFrom('delivery_log').selectAll().where('inbox_id', '=', inboxId)
-  if (options.before !== undefined) query = query.where('id', '<', options.before)
+  if (options.before !== undefined) {
+    const cursor = await db.selectFrom('delivery_log').select('at').where('id', '=', options.before).where('inbox_id', '=', inboxId).executeTakeFirst()
+    const before = options.before
+    // A cursor entry trimmed away meanwhile: its id still orders the rest (close to time order).
+    query = cursor
+      ? query.where((eb) => eb.or([eb('at', '<', cursor.at), eb.and([eb('at', '=', cursor.at), eb('id', '<', before)])]))
+      : query.where('id', '<', before)
+  }
   if (options.after !== undefined) query = query.where('at', '>=', options.after)
-  return query.orderBy('id', 'desc').limit(options.limit).execute()
+  return query.orderBy('at', 'desc').orderBy('id', 'desc').limit(options.limit).execute()
 }
 
 function rowOf(e: DeliveryEntry) {

@@ -56,6 +56,14 @@ describe.each(ENGINES)('the delivery log on %s', (engine) => {
     expect((await listDeliveries(db, a, { after: t + 6, limit: 10 })).map((r) => r.at)).toEqual([t + 7, t + 6])
     expect(await listDeliveries(db, b, { limit: 10 })).toHaveLength(1)
 
+    // A batched refusal is written after an acceptance that came later: listed in time order, and paged by it.
+    await recordDeliveries(db, [refused(b, t + 20)], { keep: 5 })
+    await recordDeliveries(db, [refused(b, t + 10, 'late')], { keep: 5 })
+    const [newest, ...rest] = await listDeliveries(db, b, { limit: 1 })
+    expect([newest!.at, rest]).toEqual([t + 20, []])
+    expect((await listDeliveries(db, b, { before: newest!.id, limit: 10 })).map((r) => [r.at, r.tag])).toEqual([[t + 10, 'late'], [t, null]])
+    await db.deleteFrom('delivery_log').where('inbox_id', '=', b).where('at', '>', t).execute()
+
     await db.deleteFrom('inbox').where('id', '=', a).execute()
     expect(await db.selectFrom('delivery_log').select('inbox_id').execute()).toEqual([{ inbox_id: b }])
     // An entry for an inbox deleted since its transaction is dropped; the rest of the batch is kept.

@@ -1,7 +1,7 @@
 export type { ActiveInbox, ChangeEvent, CommitSignal, DeleteEvent, NewMail, Storage, StorageConfig, StoredVerdict } from './storage.js'
 export {
   NO_LIMITS, refusalKindOf, StoreRefusal,
-  type IncomingAttachment, type IncomingMessage, type RefusalKind, type WriteMessages, type WriterLimits,
+  type AcceptedDelivery, type IncomingAttachment, type IncomingMessage, type RefusalKind, type WriteMessages, type WriterLimits,
 } from './incoming-message.js'
 export { openSqliteStorage } from './sqlite/open.js'
 export { openPostgresStorage } from './postgres/open.js'
