@@ -54,6 +54,20 @@ export interface Config {
   guessLimitPerMinute: number
   /** Clients the in-memory guess window tracks at most (SQLite; the least recently counted go first). */
   guessMaxClients: number
+  /** SMTP_FAULT_TAGS=on: `+greylist`, `+tempfail<N>`, `+reject`, `+slow<N>`, `+disconnect`, `+full` misbehave on purpose (sub-address.ts). */
+  faultTags: boolean
+  /** How long `+greylist` answers 451 4.7.1 after a sender/recipient pair's first try. */
+  faultGreylistMs: number
+  /** A greylist/tempfail entry is forgotten this long after its last try. */
+  faultStateTtlMs: number
+  /** Greylist/tempfail entries one client keeps at most (its least recently tried go first). */
+  faultStateMaxPerClient: number
+  /** Greylist/tempfail entries kept in memory at most (SQLite; PostgreSQL keeps them in a table, per client capped). */
+  faultStateMaxEntries: number
+  /** Delivery log entries each inbox keeps (DELIVERY_LOG_ENTRIES). */
+  deliveryLogEntries: number
+  /** Refused/deferred delivery log entries waiting for their batched write; more are dropped (and counted). */
+  deliveryLogMaxQueued: number
   /** Certificate chain and key (PEM files) for STARTTLS; null sends and receives mail in clear text. */
   tls: { certPath: string; keyPath: string } | null
   /** How often the certificate files are checked for a replacement (no restart needed). */
@@ -110,6 +124,15 @@ const DEFAULT_MAX_UNKNOWN_RECIPIENTS = 5
 /** As the api's GUESS_LIMIT_PER_MINUTE: SMTP is no cheaper way to guess an address than HTTP. */
 const DEFAULT_GUESS_LIMIT_PER_MINUTE = 30
 const DEFAULT_GUESS_MAX_CLIENTS = 100_000
+/** As a common greylisting delay (Postgrey's default is 300 s): short enough for a test to wait it out. */
+const DEFAULT_FAULT_GREYLIST_SECONDS = 60
+/** Longer than any sane retry schedule of a test, short enough that the state stays small. */
+const DEFAULT_FAULT_STATE_TTL_SECONDS = 3600
+const DEFAULT_FAULT_STATE_MAX_PER_CLIENT = 1000
+const DEFAULT_FAULT_STATE_MAX_ENTRIES = 100_000
+const DEFAULT_DELIVERY_LOG_ENTRIES = 100
+/** A second of refusals at a rate no real sender reaches; about 200 bytes each. */
+const DEFAULT_DELIVERY_LOG_MAX_QUEUED = 10_000
 /** Postfix's smtpd_upstream_proxy_timeout: a balancer sends its header at once, so a few seconds is plenty. */
 const DEFAULT_PROXY_HEADER_TIMEOUT_MS = 5_000
 
@@ -159,11 +182,20 @@ export function loadConfig(env: Env = process.env): Config {
     maxUnknownRecipients: int('SMTP_MAX_UNKNOWN_RECIPIENTS', DEFAULT_MAX_UNKNOWN_RECIPIENTS, 1),
     guessLimitPerMinute: int('SMTP_GUESS_LIMIT_PER_MINUTE', DEFAULT_GUESS_LIMIT_PER_MINUTE, 1),
     guessMaxClients: int('SMTP_GUESS_MAX_CLIENTS', DEFAULT_GUESS_MAX_CLIENTS, 1),
+    faultTags: onOff(env, 'SMTP_FAULT_TAGS', true, problems),
+    faultGreylistMs: int('SMTP_FAULT_GREYLIST_SECONDS', DEFAULT_FAULT_GREYLIST_SECONDS, 0) * 1000,
+    faultStateTtlMs: int('SMTP_FAULT_STATE_TTL_SECONDS', DEFAULT_FAULT_STATE_TTL_SECONDS, 1) * 1000,
+    faultStateMaxPerClient: int('SMTP_FAULT_STATE_MAX_PER_CLIENT', DEFAULT_FAULT_STATE_MAX_PER_CLIENT, 1),
+    faultStateMaxEntries: int('SMTP_FAULT_STATE_MAX_ENTRIES', DEFAULT_FAULT_STATE_MAX_ENTRIES, 1),
+    deliveryLogEntries: int('DELIVERY_LOG_ENTRIES', DEFAULT_DELIVERY_LOG_ENTRIES, 1),
+    deliveryLogMaxQueued: int('DELIVERY_LOG_MAX_QUEUED', DEFAULT_DELIVERY_LOG_MAX_QUEUED, 1),
     mailAuth: loadMailAuthConfig(env, int, problems),
     proxyProtocol: parseProxyProtocol(env, int, problems),
   }
   if (!env.SMTP_TLS_CERT !== !env.SMTP_TLS_KEY) problems.push('SMTP_TLS_CERT and SMTP_TLS_KEY must be set together (or neither)')
   if (config.port > 65535) problems.push(`SMTP_PORT must be ≤ 65535 (got ${config.port})`)
+  // Else a greylisted pair would be forgotten before its delay ends, and greylisted for ever.
+  if (config.faultStateTtlMs <= config.faultGreylistMs) problems.push('SMTP_FAULT_STATE_TTL_SECONDS must be greater than SMTP_FAULT_GREYLIST_SECONDS')
   // The api reads what ingest writes, and the store and checkpoint threads open the file too: a private in-memory
   // database would take mail that nobody can ever read.
   if (!config.databaseUrl && config.databasePath === ':memory:') problems.push('DATABASE_PATH must be the database file the api reads (got ":memory:")')
@@ -189,6 +221,13 @@ function parseProxyProtocol(env: Env, int: (name: string, fallback: number, min?
   // With nobody trusted, every balancer's header would be refused, and all its mail with it.
   if (list.entries.length === 0) problems.push('SMTP_PROXY_PROTOCOL=on needs SMTP_TRUSTED_PROXIES: the addresses or CIDR ranges of the balancers allowed to name the client\'s address')
   return { trusted: list, headerTimeoutMs }
+}
+
+function onOff(env: Env, name: string, fallback: boolean, problems: string[]): boolean {
+  const raw = (env[name] ?? '').trim().toLowerCase()
+  if (raw === '') return fallback
+  if (raw !== 'on' && raw !== 'off') problems.push(`${name} must be "on" or "off" (got "${env[name]}")`)
+  return raw === 'on' || (raw !== 'off' && fallback)
 }
 
 function parseDomains(raw: string | undefined, problems: string[]): string[] {

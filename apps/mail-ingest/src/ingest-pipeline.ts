@@ -1,5 +1,5 @@
 import { MessageChannel } from 'node:worker_threads'
-import { StoreRefusal, toStoredSource, type RefusalKind, type Storage, type WriterLimits } from '@tempbox/db'
+import { StoreRefusal, toStoredSource, type AcceptedDelivery, type RefusalKind, type Storage, type WriterLimits } from '@tempbox/db'
 import { storageConfig, type Config } from './config.js'
 import { deriveSearchCopy, deriveView } from './derive-view.js'
 import type { SmtpEnvelope } from './mail-auth/check.js'
@@ -20,9 +20,10 @@ export interface IngestPipeline {
   ready: Promise<void>
   /**
    * Takes `raw` over: its memory may move to a worker thread, so the caller must not read it afterwards. The envelope
-   * is for the sender check, which runs after the commit (and so never delays this promise).
+   * is for the sender check, which runs after the commit (and so never delays this promise). `deliveries`, per inbox:
+   * the +tag and the delivery log's reason, written in the message's commit.
    */
-  accept: (raw: Buffer, inboxIds: number[], receivedAt: number, envelope: SmtpEnvelope) => Promise<void>
+  accept: (raw: Buffer, inboxIds: number[], receivedAt: number, envelope: SmtpEnvelope, deliveries?: AcceptedDelivery[]) => Promise<void>
   /** Messages accepted and not yet committed (or failed). */
   pending: () => number
   close: () => Promise<void>
@@ -103,7 +104,7 @@ export function createIngestPipeline(storage: Storage, config: Config): IngestPi
     // waits in its port, and loading mailauth (a large module graph) on a busy machine must not hold up listening.
     ready: Promise.all([...parsers.map((p) => p.ready), writer.ready, checkpointer.ready, auth?.ready]).then(() => {}),
     pending: () => pending.size,
-    accept: (raw, inboxIds, receivedAt, envelope) =>
+    accept: (raw, inboxIds, receivedAt, envelope, deliveries) =>
       new Promise<void>((resolve, reject) => {
         const id = nextId++
         const parser = load.indexOf(Math.min(...load))
@@ -111,7 +112,7 @@ export function createIngestPipeline(storage: Storage, config: Config): IngestPi
         pending.set(id, { resolve, reject, parser })
         // A buffer that owns all of its memory (Buffer.concat of a multi-chunk message) moves to the worker
         // instead of being copied; the caller never reads it again.
-        const request: ParseRequest = { id, raw, inboxIds, receivedAt, ...(auth ? { envelope } : {}) }
+        const request: ParseRequest = { id, raw, inboxIds, receivedAt, ...(auth ? { envelope } : {}), ...(deliveries ? { deliveries } : {}) }
         parsers[parser]!.worker.postMessage(request, movableMemory([raw]))
       }),
     close: async () => {
@@ -136,14 +137,14 @@ function createInProcessPipeline(storage: Storage, config: Config): IngestPipeli
   return {
     ready: auth?.ready ?? Promise.resolve(),
     pending: () => pending,
-    accept: async (raw, inboxIds, receivedAt, envelope) => {
+    accept: async (raw, inboxIds, receivedAt, envelope, deliveries) => {
       pending++
       try {
         const parsed = await parseMessage(raw)
         const source = toStoredSource(raw, parsed.text, parsed.plainBodyStart)
         const derived = deriveView(parsed)
         const search = deriveSearchCopy(parsed, derived, config.searchTextMaxChars)
-        await store.store({ inboxIds, source, receivedAt, parsed, derived, search, ...(auth ? { envelope } : {}) })
+        await store.store({ inboxIds, source, receivedAt, parsed, derived, search, ...(auth ? { envelope } : {}), ...(deliveries ? { deliveries } : {}) })
       } finally {
         pending--
       }
@@ -168,5 +169,6 @@ function writerLimits(config: Config): WriterLimits {
     maxMessagesPerInbox: config.maxMessagesPerInbox,
     maxInboxBytes: config.maxInboxBytes,
     textHeadChars: config.messageTextMaxChars,
+    deliveryLogEntries: config.deliveryLogEntries,
   }
 }

@@ -8,6 +8,7 @@ export type RefusalReason =
   | 'too_many_connections' | 'proxy_untrusted' | 'proxy_header'
   | 'relay_denied' | 'unknown_recipient' | 'too_many_recipients' | 'lookup_failed' | 'too_big' | 'store_failed'
   | 'mailbox_full' | 'some_mailboxes_full' | 'storage_full' | 'busy' | 'guess_limited'
+  | 'fault_greylist' | 'fault_tempfail' | 'fault_reject' | 'fault_disconnect' | 'fault_full'
 
 /** What mail-ingest counts for operators (served on METRICS_HOST:INGEST_METRICS_PORT). */
 export interface IngestMetrics {
@@ -18,6 +19,8 @@ export interface IngestMetrics {
   refused: Counter<'reason'>
   storedBytes: Counter
   commitSeconds: Histogram
+  /** Delivery log entries not written: its queue was full or its write failed (delivery-log-queue.ts). */
+  deliveryLogDropped: Counter
 }
 
 /**
@@ -63,6 +66,11 @@ export function createIngestMetrics(queueDepth: () => number, inflightBytes: () 
       name: 'tempbox_ingest_commit_seconds',
       help: 'From the end of DATA to the commit of the message (what a sender waits for its 250)',
       buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+      registers: [registry],
+    }),
+    deliveryLogDropped: new Counter({
+      name: 'tempbox_ingest_delivery_log_dropped_total',
+      help: 'Refused or deferred transactions left out of the delivery log (its queue, DELIVERY_LOG_MAX_QUEUED, was full or its write failed)',
       registers: [registry],
     }),
   }

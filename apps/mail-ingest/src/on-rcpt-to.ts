@@ -2,17 +2,37 @@ import type { IssuedAddresses, Storage } from '@tempbox/db'
 import type { SMTPServerAddress, SMTPServerEnvelope, SMTPServerSession } from 'smtp-server'
 import type { Config } from './config.js'
 import type { RefusalReason } from './metrics.js'
-import { smtpError } from './smtp-error.js'
+import { smtpError, type SmtpReplyError } from './smtp-error.js'
 import type { ClientLimits } from './client-limits.js'
 import type { StorageGuard } from './storage-guard.js'
 import type { GuessLimit } from './guess-limit.js'
+import type { FaultState } from './fault-state.js'
+import { faultOf, subAddress, type Fault } from './sub-address.js'
+import type { DeliveryEntry, DeliveryReason } from '@tempbox/db'
 
-/** Inbox ids of the accepted recipients, per SMTP transaction (smtp-server replaces the envelope on RSET/EHLO/after DATA). */
-const acceptedInboxes = new WeakMap<SMTPServerEnvelope, Map<string, number>>()
+/** An accepted recipient: the inbox it goes to, the +tag it was written with, the fault that tag names (if on). */
+export interface Recipient {
+  inboxId: number
+  /** The address as written, lower-cased (with its tag). */
+  address: string
+  tag: string | null
+  fault: Fault | null
+}
 
-/** The inboxes the current transaction's accepted recipients map to, without duplicates. */
-export function recipientInboxIds(session: SMTPServerSession): number[] {
-  return [...new Set(acceptedInboxes.get(session.envelope)?.values() ?? [])]
+/** The accepted recipients, per SMTP transaction (smtp-server replaces the envelope on RSET/EHLO/after DATA). */
+const acceptedInboxes = new WeakMap<SMTPServerEnvelope, Map<string, Recipient>>()
+
+/** The current transaction's accepted recipients, one per inbox (the first named wins). */
+export function recipientDeliveries(session: SMTPServerSession): Recipient[] {
+  const byInbox = new Map<number, Recipient>()
+  for (const r of acceptedInboxes.get(session.envelope)?.values() ?? []) if (!byInbox.has(r.inboxId)) byInbox.set(r.inboxId, r)
+  return [...byInbox.values()]
+}
+
+/** The sender as the fault tags count it: MAIL FROM, lower-cased ('' for the null sender). */
+export function senderOf(session: SMTPServerSession): string {
+  const from = session.envelope.mailFrom
+  return from ? from.address.toLowerCase() : ''
 }
 
 /** Past this many cached addresses the cache starts over rather than growing without bound. */
@@ -71,14 +91,20 @@ export function createInboxLookup(storage: Pick<Storage, 'findActiveInbox'>, cac
  */
 export function createOnRcptTo(
   config: Config,
-  lookup: InboxLookup,
-  clients: ClientLimits,
-  storage: StorageGuard,
-  refused: (reason: RefusalReason) => void = () => {},
-  guesses: GuessLimit,
-  issued: Pick<IssuedAddresses, 'isBlocked'>,
-  clock: () => number = Date.now,
+  deps: {
+    lookup: InboxLookup
+    clients: ClientLimits
+    storage: StorageGuard
+    refused?: (reason: RefusalReason) => void
+    guesses: GuessLimit
+    issued: Pick<IssuedAddresses, 'isBlocked'>
+    faults: FaultState
+    /** A refused or deferred recipient whose inbox exists: its delivery log entry. */
+    log: (entry: DeliveryEntry) => void
+    clock?: () => number
+  },
 ) {
+  const { lookup, clients, storage, refused = () => {}, guesses, issued, faults, log, clock = Date.now } = deps
   const guessLimited = () => {
     refused('guess_limited')
     return smtpError(450, '4.7.1 Too many unknown recipients from your network, try again later')
@@ -104,18 +130,35 @@ export function createOnRcptTo(
       return
     }
     Promise.all([storage.refusal(), lookup.findActiveInbox(recipient), guesses.blocked(session)])
-      .then(async ([full, inbox, blocked]) => {
+      .then(async ([full, found, blocked]) => {
+        let inbox = found
+        // The address as written first (a chosen name may hold '+'), then its base: name+tag@domain goes to name@domain.
+        const { base, tag: written } = subAddress(recipient)
+        let tag: string | null = null
+        if (inbox === null && written !== null) {
+          inbox = await lookup.findActiveInbox(base)
+          tag = written || null
+        }
+        const fault = config.faultTags ? faultOf(tag) : null
+        const declared = Number(session.envelope.mailFrom && session.envelope.mailFrom.args && (session.envelope.mailFrom.args as Record<string, string>).SIZE) || 0
+        const answer = (error: SmtpReplyError, reason: DeliveryReason) => {
+          if (inbox) {
+            const [code, status] = [error.responseCode, error.message.split(' ', 1)[0]!]
+            log({ inboxId: inbox.id, at: clock(), result: code >= 500 ? 'refused' : 'deferred', replyCode: code, enhancedStatus: status, reason, size: declared || null, tag, messageId: null })
+          }
+          callback(error)
+        }
         if (blocked) {
-          callback(guessLimited())
+          answer(guessLimited(), 'guess_limited')
           return
         }
         if (full) {
           refused('storage_full')
-          callback(full)
+          answer(full as SmtpReplyError, 'storage_full')
           return
         }
         if (inbox === null) {
-          if (await issued.isBlocked(recipient, clock())) {
+          if (await issued.isBlocked(base, clock()) || (written !== null && await issued.isBlocked(recipient, clock()))) {
             refused('unknown_recipient')
             callback(noSuchAddress())
           } else if (await guesses.guess(session)) {
@@ -126,15 +169,34 @@ export function createOnRcptTo(
           }
           return
         }
-        const declared = Number(session.envelope.mailFrom && session.envelope.mailFrom.args && (session.envelope.mailFrom.args as Record<string, string>).SIZE) || 0
+        if (fault?.kind === 'reject') {
+          refused('fault_reject')
+          answer(smtpError(550, '5.7.1 Rejected on purpose: this address has the +reject test tag'), 'fault_reject')
+          return
+        }
+        if (fault?.kind === 'full') {
+          refused('fault_full')
+          answer(smtpError(452, '4.2.2 Mailbox full, try again later (the +full test tag)'), 'fault_full')
+          return
+        }
+        if (fault?.kind === 'greylist') {
+          const now = clock()
+          const { firstAt } = await faults.tryAt(session, ['greylist', senderOf(session), recipient], now)
+          const wait = Math.ceil((firstAt + config.faultGreylistMs - now) / 1000)
+          if (wait > 0) {
+            refused('fault_greylist')
+            answer(smtpError(451, `4.7.1 Greylisted, try again in ${wait} seconds (the +greylist test tag)`), 'fault_greylist')
+            return
+          }
+        }
         if (inbox.messageCount >= config.maxMessagesPerInbox || inbox.bytesUsed + declared > config.maxInboxBytes) {
           refused('mailbox_full')
-          callback(smtpError(452, '4.2.2 Mailbox full, try again later'))
+          answer(smtpError(452, '4.2.2 Mailbox full, try again later'), 'mailbox_full')
           return
         }
         let accepted = acceptedInboxes.get(session.envelope)
         if (!accepted) acceptedInboxes.set(session.envelope, (accepted = new Map()))
-        accepted.set(recipient, inbox.id)
+        accepted.set(recipient, { inboxId: inbox.id, address: recipient, tag, fault })
         callback()
       })
       // A failed look-up (the database, the guess window) before any answer was given: the sender tries again later.

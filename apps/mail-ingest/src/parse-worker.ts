@@ -19,7 +19,7 @@ function asBytesIfLong<T extends string | Buffer | null>(value: T): T | Buffer {
 
 // Each message goes on alone, as soon as it is parsed: the store worker commits it while the next is parsed (batched
 // per turn, a whole turn's parsing waited, 0.73-0.83x the msg/s at load 2.5).
-const parse = ({ id, raw, inboxIds, receivedAt, envelope }: ParseRequest) => {
+const parse = ({ id, raw, inboxIds, receivedAt, envelope, deliveries }: ParseRequest) => {
   const bytes = asBuffer(raw)
   parseMessage(bytes).then(
     // Split here, in parallel with the other parsers, so only the header block is stored when the body is the text. The
@@ -33,7 +33,7 @@ const parse = ({ id, raw, inboxIds, receivedAt, envelope }: ParseRequest) => {
       // commits all mail, one batch at a time) paid for cloning it, 60–130 ms for 9 MB, and then for encoding it to bind it.
       const text = asBytesIfLong(parsed.text)
       const html = asBytesIfLong(parsed.html)
-      const message = { inboxIds, receivedAt, envelope, source, parsed: { ...parsed, text, html }, derived, search }
+      const message = { inboxIds, receivedAt, envelope, deliveries, source, parsed: { ...parsed, text, html }, derived, search }
       const bodies = [text, html].filter((b) => Buffer.isBuffer(b))
       storePort.postMessage({ id, message } satisfies StoreRequest, movableMemory([bytes, ...bodies, ...parsed.attachments.map((a) => a.content)]))
     },

@@ -1,5 +1,5 @@
 import type { SmtpEnvelope } from './mail-auth/check.js'
-import type { RefusalKind } from '@tempbox/db'
+import type { AcceptedDelivery, RefusalKind } from '@tempbox/db'
 import type { IncomingMessage } from './store-message.js'
 
 /** SMTP thread → parse worker: the bytes received and where they go. */
@@ -10,6 +10,8 @@ export interface ParseRequest {
   receivedAt: number
   /** Set when the sender check is on: what it needs from the session. */
   envelope?: SmtpEnvelope
+  /** Per inbox: the +tag and the delivery log's reason (see IngestPipeline.accept). */
+  deliveries?: AcceptedDelivery[]
 }
 
 /** Parse worker → store worker, over their own channel (the SMTP thread never touches parsed messages). */

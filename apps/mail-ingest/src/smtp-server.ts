@@ -8,11 +8,16 @@ import { createIngestPipeline } from './ingest-pipeline.js'
 import { createIngestMetrics, type IngestMetrics, type RefusalReason } from './metrics.js'
 import { createClientLimits } from './client-limits.js'
 import { createGuessLimit } from './guess-limit.js'
+import { createFaultState } from './fault-state.js'
+import { createDeliveryLogQueue } from './delivery-log-queue.js'
 import { createInflightBudget } from './inflight-budget.js'
 import { createStorageGuard } from './storage-guard.js'
 import { coalesceReplies } from './coalesce-replies.js'
 import { describeCertificate, readKeyPair, watchKeyPair } from './tls-certificate.js'
 import { acceptProxyProtocol } from './proxy-protocol/accept.js'
+
+/** How often refused and deferred transactions' delivery log entries are written (~1 s: a user looking sees them). */
+const DELIVERY_LOG_FLUSH_MS = 1000
 
 export interface IngestServer {
   server: SMTPServer
@@ -23,6 +28,8 @@ export interface IngestServer {
   tlsStatus: string
   /** Stops accepting, lets open sessions finish (up to closeTimeoutMs) and flushes queued writes. */
   close: () => Promise<void>
+  /** Writes the queued delivery log entries now (tests: rather than wait for the next batch). */
+  flushDeliveryLog: () => Promise<void>
 }
 
 /**
@@ -38,6 +45,11 @@ export function createSmtpServer({ storage, config, clock = Date.now }: { storag
   const clients = createClientLimits(config)
   const issued = openIssuedAddresses(storage.db)
   const guesses = createGuessLimit(storage, issued, config, clock)
+  const faults = createFaultState(storage, issued, config, clock)
+  const deliveryLog = createDeliveryLogQueue(storage, { keep: config.deliveryLogEntries, maxQueued: config.deliveryLogMaxQueued, flushMs: DELIVERY_LOG_FLUSH_MS }, (count) =>
+    metrics.deliveryLogDropped.inc(count),
+  )
+  const log = deliveryLog.push
   const server = new SMTPServer({
     name: config.mailDomains[0],
     banner: 'Tempbox mail ingest',
@@ -61,17 +73,23 @@ export function createSmtpServer({ storage, config, clock = Date.now }: { storag
         callback(error)
       }),
     onClose: clients.onClose,
-    onRcptTo: createOnRcptTo(
-      config,
-      createInboxLookup(storage, config.inboxCacheMs, clock),
+    onRcptTo: createOnRcptTo(config, {
+      lookup: createInboxLookup(storage, config.inboxCacheMs, clock),
       clients,
-      createStorageGuard(config, storage),
-      (reason) => metrics.refused.inc({ reason }),
+      storage: createStorageGuard(config, storage),
+      refused: (reason) => metrics.refused.inc({ reason }),
       guesses,
       issued,
+      faults,
+      log,
       clock,
-    ),
-    onData: createOnData(config, pipeline, metrics, inflight),
+    }),
+    onData: createOnData(config, pipeline, metrics, inflight, {
+      faults,
+      log,
+      clock,
+      disconnect: (session) => [...server.connections].find((c) => c.id === session.id)?._socket.destroy(),
+    }),
   })
   server.on('error', (error) => console.error('[smtp] server error:', error.message))
   // Before the listener below: a balanced connection's header is read before anything else looks at its socket.
@@ -113,6 +131,7 @@ export function createSmtpServer({ storage, config, clock = Date.now }: { storag
       ? `[smtp] STARTTLS offered with ${describeCertificate(keyPair.cert)}`
       : '[smtp] no TLS certificate (SMTP_TLS_CERT, SMTP_TLS_KEY): mail arrives in clear text',
     metrics,
+    flushDeliveryLog: () => deliveryLog.flush(),
     listen: async () => {
       await pipeline.ready
       return new Promise<number>((resolve, reject) => {
@@ -129,6 +148,8 @@ export function createSmtpServer({ storage, config, clock = Date.now }: { storag
       proxy?.close()
       await new Promise<void>((resolve) => server.close(() => resolve()))
       await pipeline.close()
+      faults.close()
+      await deliveryLog.close()
     },
   }
 }

@@ -1,4 +1,4 @@
-import type { SearchCopy, StoredSource } from '@tempbox/db'
+import type { AcceptedDelivery, SearchCopy, StoredSource } from '@tempbox/db'
 import type { ParsedMessage } from './parse-message.js'
 import type { StoredDerivation } from './derive-view.js'
 import type { SmtpEnvelope } from './mail-auth/check.js'
@@ -19,6 +19,8 @@ export interface IncomingMessage {
   search?: SearchCopy
   /** Set when the sender check is on: the message is stored as `checking` and checked after the commit. */
   envelope?: SmtpEnvelope
+  /** Per inbox: the +tag and the delivery log's reason, written in the message's commit. */
+  deliveries?: AcceptedDelivery[]
 }
 
 /**
