@@ -44,7 +44,7 @@ describe('long poll over the real stack', () => {
     const address = await generate()
     const res = await fetch(`${stack.apiUrl}/api/email/${address}/wait?timeout=1`)
     expect(res.status).toBe(200)
-    expect(await res.json()).toEqual({ message: null, messages: [], timedOut: true })
+    expect(await res.json()).toEqual({ message: null, messages: [], timedOut: true, nearMisses: { messages: [], deliveries: [], more: false } })
   })
 })
 

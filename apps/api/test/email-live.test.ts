@@ -21,7 +21,7 @@ describe('GET /api/email/{address}/wait', () => {
     const res = await wait(address, 'timeout=1')
     expect(res.statusCode).toBe(200)
     expect(res.headers['cache-control']).toBe('private, no-store')
-    expect(res.json()).toEqual({ message: null, messages: [], timedOut: true })
+    expect(res.json()).toEqual({ message: null, messages: [], timedOut: true, nearMisses: { messages: [], deliveries: [], more: false } })
   })
 
   it('answers as soon as a message arrives, with its codes and links', async () => {

@@ -12,6 +12,7 @@ interface WaitBody {
   timedOut: boolean
   message: { subject: string; fromAddress: string } | null
   messages: { subject: string; fromAddress: string }[]
+  nearMisses?: { messages: { subject: string; from: string; failed: string[] }[] }
 }
 
 const wait = (address: string, query: string) => app.inject({ method: 'GET', url: `/api/email/${address}/wait?${query}` })
@@ -79,7 +80,12 @@ describe('GET /api/email/{address}/wait with filters', () => {
     await deliver(app, address, { subject: '50% off today', text: 'x' })
     const percent = (await wait(address, `timeout=1&since=0&count=2&subject=${encodeURIComponent('%')}`)).json() as WaitBody
     // Only one subject holds a real "%": two are never there, so the wait times out.
-    expect(percent).toEqual({ message: null, messages: [], timedOut: true })
+    expect(percent).toMatchObject({ message: null, messages: [], timedOut: true })
+    expect(percent.nearMisses?.messages.map((m) => [m.subject, m.failed])).toEqual([
+      ['100 percent off', ['subject']],
+      ['a_b literal', ['subject']],
+      ['axb decoy', ['subject']],
+    ])
     const one = (await wait(address, `timeout=30&since=0&subject=${encodeURIComponent('0%')}`)).json() as WaitBody
     expect(one.message?.subject).toBe('50% off today')
     const underscore = (await wait(address, `timeout=30&since=0&contains=${encodeURIComponent('a_b')}`)).json() as WaitBody
@@ -101,6 +107,7 @@ describe('GET /api/email/{address}/wait with filters', () => {
     const address = await generate(app)
     await deliver(app, address, { subject: 'hello', fromAddress: 'someone@x.test' })
     const body = (await wait(address, 'timeout=1&since=0&from=noreply')).json() as WaitBody
-    expect(body).toEqual({ message: null, messages: [], timedOut: true })
+    expect(body).toMatchObject({ message: null, messages: [], timedOut: true })
+    expect(body.nearMisses?.messages.map((m) => [m.subject, m.from, m.failed])).toEqual([['hello', 'Sender <someone@x.test>', ['from']]])
   })
 })

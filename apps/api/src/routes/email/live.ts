@@ -18,7 +18,9 @@ const liveRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const heartbeatMs = app.config.sseHeartbeatMs
   /** Open streams and waits end when the app closes, so shutdown never hangs on them. */
   const closers = new Set<() => void>()
+  let closing = false
   app.addHook('preClose', async () => {
+    closing = true
     for (const close of [...closers]) close()
   })
 
@@ -183,7 +185,7 @@ const liveRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const messages = found === null ? [] : await inboxes.fullMessagesByIds(inbox, found)
       if (messages.length > 0) return { message: messages[0]!, messages, timedOut: false }
       // A client gone or an app closing reads no answer: the near misses are looked for only when one is read.
-      if (reply.raw.destroyed || request.raw.socket.destroyed) return { message: null, messages, timedOut: true }
+      if (closing || reply.raw.destroyed || request.raw.socket.destroyed) return { message: null, messages, timedOut: true }
       const nearMisses = await app.deliveryLog.nearMisses(inbox, since, request.query.since !== undefined, startedAt, named)
       return { message: null, messages, timedOut: true, nearMisses }
     },
