@@ -16,6 +16,7 @@ export {
 } from './storage/index.js'
 export { matchAll, type MessageCondition } from './search/message-filter.js'
 export { searchInboxPage, type SearchPage } from './search/inbox-search.js'
+export { findMatchesAfter } from './search/wait-matches.js'
 export { openIssuedAddresses, recordIssuedAddress, purgeIssuedAddresses, addressHash, DEFAULT_REUSE_BLOCK_MS, type IssuedAddresses } from './issued-addresses.js'
 export { postgresGuessWindow, type GuessCount, type PostgresGuessWindow } from './smtp-guess-window.js'
 export {

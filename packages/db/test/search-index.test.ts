@@ -1,6 +1,6 @@
 import { Migrator, sql } from 'kysely'
 import { afterEach, describe, expect, it } from 'vitest'
-import { createDb, createPostgresDb, insertMessage, migrateToLatest, searchInboxPage, type Db, type MessageCondition } from '../src/index.js'
+import { createDb, createPostgresDb, findMatchesAfter, insertMessage, migrateToLatest, searchInboxPage, type Db, type MessageCondition } from '../src/index.js'
 import { migrationProviderFor } from '../src/migrations/index.js'
 import { ENGINES, freshPostgresDatabase, type TestEngine } from '../src/testing/index.js'
 
@@ -82,5 +82,19 @@ describe.each(ENGINES)('the search index on %s', (engine) => {
     expect(await found(db, inbox, words('café'), words('MAÑANA', true))).toEqual([c])
     expect(await found(db, inbox, words('ña'))).toEqual([b])
     expect(await found(db, inbox, words('café'), words('at'))).toEqual([b])
+  })
+
+  it('gives a wait the oldest matches after `since`, as many as it asks for, short terms and long', async () => {
+    const db = await beforeIndex(engine)
+    await migrateToLatest(db)
+    const inbox = await addInbox(db, 'waiter')
+    const a = await store(db, inbox, 'Café one', 'first')
+    await store(db, inbox, 'Other', 'second')
+    const c = await store(db, inbox, 'Café two', 'third')
+    const d = await store(db, inbox, 'Café three', 'fourth')
+    const wait = (after: number, value: string, limit: number) => findMatchesAfter(db, inbox, after, [{ kind: 'subject', value }], { limit, budgetMs: 60_000 })
+    expect(await wait(a, 'CAFÉ', 2)).toEqual([c, d])
+    expect(await wait(0, 'ca', 1)).toEqual([a])
+    expect(await wait(d, 'café', 1)).toEqual([])
   })
 })

@@ -1,7 +1,6 @@
 import { isAscii, isUtf8 } from 'node:buffer'
 import { sql, type RawBuilder } from 'kysely'
 import { engineOf, fullSource, selectMessagesWithContent, VIEW_HEADER_LIMITS, type Db, type MessageContentRow, type MessageRow } from '@tempbox/db'
-import { matchAll, type MessageCondition } from './message-filter.js'
 
 /**
  * A message as its inbox holds it, with its (shared) content but none of its bodies: not the raw source (the download
@@ -335,25 +334,6 @@ export async function setMessageRead(db: Db, inboxId: number, id: number, read: 
   if (Number(result.numUpdatedRows) > 0) return { found: true, changed: true }
   const exists = await db.selectFrom('message').select('id').where('id', '=', id).where('inbox_id', '=', inboxId).executeTakeFirst()
   return { found: exists !== undefined, changed: false }
-}
-
-/** The oldest `limit` messages newer than `afterId` meeting all conditions (the filtered long poll): ids only. */
-export async function findMatchingIdsAfter(
-  db: Db,
-  inboxId: number,
-  afterId: number,
-  conditions: readonly MessageCondition[],
-  limit: number,
-): Promise<number[]> {
-  const rows = await selectMessagesWithContent(db)
-    .select('message.id')
-    .where('message.inbox_id', '=', inboxId)
-    .where('message.id', '>', afterId)
-    .where(matchAll(conditions, engineOf(db)))
-    .orderBy('message.id', 'asc')
-    .limit(limit)
-    .execute()
-  return rows.map((r) => r.id)
 }
 
 export async function findMessage(db: Db, inboxId: number, id: number): Promise<MessageSummaryRow | undefined> {

@@ -6,15 +6,15 @@ import { indexNarrowing, type SliceRow } from './index-lookup.js'
 import { matchAll, type MessageCondition } from './message-filter.js'
 
 /** What one slice of the scan aims to cost: SQLite runs it on the api's only event loop, so other requests wait that long. */
-const SLICE_TARGET_MS = 5
-const MAX_SLICE = 500
+export const SLICE_TARGET_MS = 5
+export const MAX_SLICE = 500
 
 /**
  * Slices of all searches of this process take turns, one per event-loop turn: three searches at once then hold the
  * loop no longer than one does (each yielding on its own let their three slices run back to back, 50 ms and more).
  */
 let queue: Promise<void> = Promise.resolve()
-function myTurn(): Promise<void> {
+export function myTurn(): Promise<void> {
   const turn = queue.then(() => nextTurn())
   queue = turn
   return turn

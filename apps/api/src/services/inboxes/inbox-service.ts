@@ -1,4 +1,4 @@
-import { openIssuedAddresses, searchInboxPage, type Db, type InboxRow, type IssuedAddresses, type MessageCondition } from '@tempbox/db'
+import { findMatchesAfter, openIssuedAddresses, searchInboxPage, type Db, type InboxRow, type IssuedAddresses, type MessageCondition } from '@tempbox/db'
 import {
   DEFAULT_INBOX_PAGE,
   type FullMessage,
@@ -30,7 +30,6 @@ import {
   countUnreadMessages,
   findListRowsByIds,
   setMessageRead,
-  findMatchingIdsAfter,
   listInboxPage,
   listContentIds,
   listMessagesAfter,
@@ -549,7 +548,7 @@ export class InboxService {
 
   /** The oldest `limit` messages newer than `afterId` that meet the conditions, whole (the filtered long poll). */
   async matchingMessagesAfter(inbox: InboxRow, afterId: number, conditions: readonly MessageCondition[], limit: number): Promise<number[]> {
-    return findMatchingIdsAfter(this.db, inbox.id, afterId, conditions, limit)
+    return findMatchesAfter(this.db, inbox.id, afterId, conditions, { limit, budgetMs: this.config.search.timeBudgetMs })
   }
 
   async fullMessagesByIds(inbox: InboxRow, ids: number[]): Promise<FullMessage[]> {
