@@ -40,6 +40,30 @@ describe('@tempbox/client: a wait that runs out says what arrived that did not c
     expect(timeout.nearMisses?.more).toBe(false)
   })
 
+  it('counts a delivery refused over SMTP (+reject) and a deferred one (+full), as the delivery log lists them', async () => {
+    const inbox = await tempbox.createInbox()
+    const [local, domain] = inbox.address.split('@')
+    for (const tag of ['reject', 'full']) {
+      const refused = await smtp.sendMail({ from: 'noreply@myapp.test', to: `${local}+${tag}@${domain}`, subject: 'Never stored', text: 'x' }).catch((e: unknown) => e)
+      expect(refused).toMatchObject({ responseCode: tag === 'reject' ? 550 : 452 })
+    }
+    // Refusals are written in batches: the log has them once its write is done.
+    const log = `${stack.apiUrl}/api/email/${encodeURIComponent(inbox.address)}/deliveries`
+    await expect.poll(async () => ((await (await fetch(log)).json()) as { deliveries: unknown[] }).deliveries.length, { timeout: 20_000 }).toBe(2)
+    const { deliveries } = (await (await fetch(log)).json()) as { deliveries: { result: string; replyCode: number; enhancedStatus: string; reason: string; tag: string }[] }
+    expect(deliveries.map((d) => [d.result, d.replyCode, d.enhancedStatus, d.reason, d.tag])).toEqual([
+      ['deferred', 452, '4.2.2', 'fault_full', 'full'],
+      ['refused', 550, '5.7.1', 'fault_reject', 'reject'],
+    ])
+
+    const error = await inbox.waitForMessage({ subject: 'Welcome', timeoutMs: 1000 }).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(TempboxTimeoutError)
+    expect((error as Error).message).toBe(
+      `no message matching subject "Welcome" arrived at ${inbox.address} within 1000 ms; 1 was refused (+reject tag), 1 was deferred (+full tag)`,
+    )
+    expect((error as TempboxTimeoutError).nearMisses?.deliveries.map((d) => d.reason)).toEqual(['fault_full', 'fault_reject'])
+  })
+
   it('keeps the plain message when nothing came', async () => {
     const quiet = await tempbox.createInbox()
     const error = await quiet.waitForMessage({ subject: 'Welcome', timeoutMs: 1000 }).catch((e: unknown) => e)
