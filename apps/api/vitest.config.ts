@@ -8,7 +8,7 @@ import { configDefaults, defineConfig } from 'vitest/config'
 const ON_POSTGRES = [
   'analytics', 'auth', 'config-database', 'contact', 'email-burn', 'email-burn-shortens', 'email-code', 'email-deliveries', 'email-derived', 'email-generate', 'email-inbox', 'email-live', 'email-message-auth',
   'email-message-attachments', 'email-message-headers', 'email-message-text', 'email-message-view-bytes', 'email-message-view-cache', 'email-message', 'email-read-state', 'email-release', 'email-search-unicode',
-  'email-search', 'email-search-attack', 'email-shared-message', 'email-wait-filters', 'email-wait-near-misses', 'guess-limit', 'links', 'login-lockout', 'poll-fast-path', 'refresh-sessions', 'sessions', 'setup', 'webhook-delivery',
+  'email-search', 'email-search-attack', 'email-search-tag', 'email-shared-message', 'email-wait-filters', 'email-wait-near-misses', 'guess-limit', 'links', 'login-lockout', 'poll-fast-path', 'refresh-sessions', 'sessions', 'setup', 'webhook-delivery',
   'webhook-target',
 ].map((name) => `test/${name}.test.ts`)
 

@@ -88,7 +88,7 @@ export const InboxQuery = Type.Object({
       maxLength: 1000,
       description:
         `Search (at most ${MAX_SEARCH_CHARS} characters, ${MAX_SEARCH_TERMS} terms): free words match subject, sender or text; ` +
-        '`from:x`, `subject:x`, `has:attachment`, `has:code`, `before:YYYY-MM-DD`, `after:YYYY-MM-DD` (received before that ' +
+        '`from:x`, `subject:x`, `to:+tag` (sent to that +tag of the address), `has:attachment`, `has:code`, `before:YYYY-MM-DD`, `after:YYYY-MM-DD` (received before that ' +
         'day / on or after it, UTC), `"quoted phrases"`, and `-term` to exclude. Terms all apply (AND); matching is a ' +
         'case-insensitive substring (any letters, compatibility forms alike: NFKC), within the first SEARCH_TEXT_MAX_CHARS ' +
         '(64 K by default) characters of subject, sender and text. `is:unread` / `is:read` keep messages not yet (or already) marked read. ' +

@@ -7,6 +7,8 @@ export type MessageCondition =
   | { kind: 'words' | 'from' | 'subject' | 'text'; value: string; negate?: boolean }
   | { kind: 'has_attachment' | 'has_code' | 'unread'; negate?: boolean }
   | { kind: 'before' | 'after'; at: number; negate?: boolean }
+  /** Delivered to the inbox's `+tag` sub-address (`to:+tag`): the tag as stored, lower case. */
+  | { kind: 'to_tag'; tag: string; negate?: boolean }
 
 export type TextCondition = Extract<MessageCondition, { value: string }>
 type OtherCondition = Exclude<MessageCondition, TextCondition>
@@ -59,6 +61,8 @@ function conditionSql(c: OtherCondition): Expression<SqlBool> {
       return sql<SqlBool>`message.received_at < ${c.at}`
     case 'after':
       return sql<SqlBool>`message.received_at >= ${c.at}`
+    case 'to_tag':
+      return sql<SqlBool>`coalesce(message.rcpt_tag = ${c.tag}, false)`
   }
 }
 

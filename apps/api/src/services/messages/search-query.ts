@@ -69,6 +69,10 @@ export function parseSearch(query: string): MessageCondition[] {
         if (value.toLowerCase() === 'unread') return { kind: 'unread', negate }
         if (value.toLowerCase() === 'read') return { kind: 'unread', negate: !negate }
         throw new AppError('invalid_query', '"is:" can be is:unread or is:read.')
+      case 'to':
+        // Every message of an inbox is to its address: only the +tag it was sent to tells them apart.
+        if (!value.startsWith('+') || value.length < 2) throw new AppError('invalid_query', '"to:" takes the +tag a message was sent to, such as to:+newsletter.')
+        return { kind: 'to_tag', tag: value.slice(1).toLowerCase(), negate }
       case 'before':
         return { kind: 'before', at: day(value, operator), negate }
       case 'after':
