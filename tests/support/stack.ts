@@ -32,6 +32,52 @@ export async function freePort(): Promise<number> {
   })
 }
 
+/**
+ * Runs `start` on `count` free ports, again on fresh ones (twice at most) when a child found one taken: freePort
+ * releases a port before the child binds it, and another test file running at the same time may bind it first.
+ */
+async function onFreePorts<T>(count: number, start: (ports: number[]) => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    const ports: number[] = []
+    for (let i = 0; i < count; i++) ports.push(await freePort())
+    try {
+      return await start(ports)
+    } catch (error) {
+      if (attempt === 3 || !(error as Error).message.includes('EADDRINUSE')) throw error
+    }
+  }
+}
+
+/** Whether `pid` or one of its descendants holds the socket listening on TCP `port` (Linux /proc), not another process. */
+export function listensOn(pid: number, port: number): boolean {
+  const hexPort = `:${port.toString(16).toUpperCase().padStart(4, '0')}`
+  const inodes = new Set(
+    ['/proc/net/tcp', '/proc/net/tcp6'].flatMap((table) =>
+      readFileSync(table, 'utf8')
+        .split('\n')
+        .slice(1)
+        .map((line) => line.trim().split(/\s+/))
+        .filter(([, local, , state]) => local?.endsWith(hexPort) && state === '0A')
+        .map((fields) => `socket:[${fields[9]}]`),
+    ),
+  )
+  const holds = (p: number): boolean => {
+    try {
+      if (readdirSync(`/proc/${p}/fd`).some((fd) => {
+        try {
+          return inodes.has(readlinkSync(`/proc/${p}/fd/${fd}`))
+        } catch {
+          return false // closed while we looked
+        }
+      })) return true
+    } catch {
+      return false // the process is gone
+    }
+    return childProcesses(p).some((child) => holds(child.pid))
+  }
+  return inodes.size > 0 && holds(pid)
+}
+
 /** Polls `check` until it resolves true or the deadline passes. */
 export async function waitFor(check: () => Promise<boolean> | boolean, timeoutMs = 20_000, what = 'condition'): Promise<void> {
   const deadline = Date.now() + timeoutMs
@@ -131,11 +177,13 @@ export interface RunningProcess {
  * Waits until `ready`; a process that exits first fails at once rather than at the deadline, which only bounds a hang
  * (a busy shared machine can take tens of seconds to start one). A process that did not come up is killed.
  */
-export async function untilReady(proc: RunningProcess, ready: () => Promise<boolean> | boolean, timeoutMs: number, what: string): Promise<RunningProcess> {
+export async function untilReady(proc: RunningProcess, ready: () => Promise<boolean> | boolean, timeoutMs: number, what: string, port?: number): Promise<RunningProcess> {
   let gone = false
   void proc.exited.then(() => { gone = true })
+  // Ready only on its own port: an answer there from another test's process is not this one being up.
+  const own = () => port === undefined || listensOn(proc.child.pid!, port)
   try {
-    await waitFor(async () => gone || (await ready()), timeoutMs, what)
+    await waitFor(async () => gone || ((await ready()) && own()), timeoutMs, what)
     if (gone) throw new Error(`${what}: it exited (${proc.child.exitCode ?? proc.child.signalCode}) first`)
   } catch (error) {
     await proc.stop('SIGKILL')
@@ -218,10 +266,14 @@ export interface Stack {
 }
 
 /** Starts the real api and mail-ingest on free ports over a fresh temporary SQLite file. */
-export async function startStack(options: StackOptions = {}): Promise<Stack> {
+export function startStack(options: StackOptions = {}): Promise<Stack> {
+  return onFreePorts(4, (ports) => startStackOn(ports, options))
+}
+
+async function startStackOn(ports: number[], options: StackOptions): Promise<Stack> {
+  const [httpPort, smtpPort, metricsPort, ingestMetricsPort] = ports as [number, number, number, number]
   const dataDir = mkdtempSync(join(tmpdir(), 'tempbox-test-'))
   const dbPath = join(dataDir, 'tempbox.sqlite')
-  const [httpPort, smtpPort, metricsPort, ingestMetricsPort] = [await freePort(), await freePort(), await freePort(), await freePort()]
   const mailDomains = options.mailDomains ?? 'tempbox.test'
   const env: Record<string, string> = {
     DATABASE_PATH: dbPath,
@@ -240,8 +292,8 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const startupMs = 60_000
   // Liveness: readiness (/api/health) also wants mail-ingest, which starts next.
   const run = { compiled: options.compiled, nodeArgs: options.nodeArgs }
-  const startApi = () => untilReady(startProcess('apps/api/src/server.ts', env, run), async () => (await fetch(`${apiUrl}/api/health/live`)).ok, startupMs, 'api to start')
-  const startIngest = () => untilReady(startProcess('apps/mail-ingest/src/main.ts', env, run), () => portAccepts(smtpPort), startupMs, 'mail-ingest to start')
+  const startApi = () => untilReady(startProcess('apps/api/src/server.ts', env, run), async () => (await fetch(`${apiUrl}/api/health/live`)).ok, startupMs, 'api to start', httpPort)
+  const startIngest = () => untilReady(startProcess('apps/mail-ingest/src/main.ts', env, run), () => portAccepts(smtpPort), startupMs, 'mail-ingest to start', smtpPort)
   const api = await startApi()
   const stack: Stack = {
     apiUrl,
@@ -285,9 +337,13 @@ export interface IngestNode {
 }
 
 /** Starts the real mail-ingest on a free port, storing to the PostgreSQL database at `databaseUrl`. */
-export async function startIngestNode(databaseUrl: string, options: { mailDomain?: string; env?: Record<string, string> } = {}): Promise<IngestNode> {
+export function startIngestNode(databaseUrl: string, options: { mailDomain?: string; env?: Record<string, string> } = {}): Promise<IngestNode> {
+  return onFreePorts(2, (ports) => startIngestNodeOn(ports, databaseUrl, options))
+}
+
+async function startIngestNodeOn(ports: number[], databaseUrl: string, options: { mailDomain?: string; env?: Record<string, string> }): Promise<IngestNode> {
+  const [smtpPort, ingestMetricsPort] = ports as [number, number]
   const dataDir = mkdtempSync(join(tmpdir(), 'tempbox-ingest-'))
-  const [smtpPort, ingestMetricsPort] = [await freePort(), await freePort()]
   const mailDomain = options.mailDomain ?? 'tempbox.test'
   const env: Record<string, string> = {
     DATABASE_URL: databaseUrl,
@@ -299,7 +355,7 @@ export async function startIngestNode(databaseUrl: string, options: { mailDomain
     INGEST_METRICS_PORT: String(ingestMetricsPort),
     ...options.env,
   }
-  const start = () => untilReady(startProcess('apps/mail-ingest/src/main.ts', env), () => portAccepts(smtpPort), 180_000, 'mail-ingest to start')
+  const start = () => untilReady(startProcess('apps/mail-ingest/src/main.ts', env), () => portAccepts(smtpPort), 180_000, 'mail-ingest to start', smtpPort)
   const node: IngestNode = {
     smtpPort,
     mailDomain,
@@ -329,9 +385,13 @@ export interface ApiNode {
  * Starts the real api (one process) on a free port over the PostgreSQL database at `databaseUrl`, as one node of
  * several: nodes of one service must share `JWT_SECRET` (tokens, and the keys its shared limits are hashed under).
  */
-export async function startApiNode(databaseUrl: string, options: { mailDomain?: string; jwtSecret: string; env?: Record<string, string> }): Promise<ApiNode> {
+export function startApiNode(databaseUrl: string, options: { mailDomain?: string; jwtSecret: string; env?: Record<string, string> }): Promise<ApiNode> {
+  return onFreePorts(2, (ports) => startApiNodeOn(ports, databaseUrl, options))
+}
+
+async function startApiNodeOn(ports: number[], databaseUrl: string, options: { mailDomain?: string; jwtSecret: string; env?: Record<string, string> }): Promise<ApiNode> {
+  const [httpPort, metricsPort] = ports as [number, number]
   const dataDir = mkdtempSync(join(tmpdir(), 'tempbox-api-'))
-  const [httpPort, metricsPort] = [await freePort(), await freePort()]
   const env: Record<string, string> = {
     DATABASE_URL: databaseUrl,
     // Never written: set so that no default path points at the repository's own data folder.
@@ -346,7 +406,7 @@ export async function startApiNode(databaseUrl: string, options: { mailDomain?: 
     ...options.env,
   }
   const apiUrl = `http://127.0.0.1:${httpPort}`
-  const api = await untilReady(startProcess('apps/api/src/server.ts', env), async () => (await fetch(`${apiUrl}/api/health/live`)).ok, 180_000, 'api node to start')
+  const api = await untilReady(startProcess('apps/api/src/server.ts', env), async () => (await fetch(`${apiUrl}/api/health/live`)).ok, 180_000, 'api node to start', httpPort)
     .catch((error: unknown) => {
       rmSync(dataDir, { recursive: true, force: true })
       throw error
