@@ -54,6 +54,7 @@ export async function searchInboxPage(
 
   // Index lookups at most half the budget (PostgreSQL's once per search), so the scan keeps the rest.
   const narrow = await indexNarrowing(db, inboxId, conditions, budgetMs / 2)
+  if (narrow === 'none') return { ids: [], total: 0, nextBefore: null, cut: false }
   /** The slice's messages meeting the conditions, newest first: the index's candidates only, their copies read. */
   const matchesIn = async (rows: SliceRow[]): Promise<{ id: number }[]> => {
     const query = selectMessagesWithContent(db).select('message.id').where('message.inbox_id', '=', inboxId)

@@ -15,16 +15,20 @@ export type Narrowing = (rows: readonly SliceRow[]) => Promise<number[]>
 const QUERY_CANCELED = '57014'
 
 /**
- * How the trigram index narrows a search's slices, or null when no positive term has 3 or more characters (or, on
- * PostgreSQL, the lookup outlasted `timeoutMs`: the slices then read every copy, as without an index).
+ * How the trigram index narrows a search's slices; 'none' when it says no message can match; null when no positive
+ * term has 3 or more characters (or, on PostgreSQL, the lookup outlasted `timeoutMs`: slices read every copy).
  */
-export async function indexNarrowing(db: Db, inboxId: number, conditions: readonly MessageCondition[], timeoutMs: number): Promise<Narrowing | null> {
+export async function indexNarrowing(db: Db, inboxId: number, conditions: readonly MessageCondition[], timeoutMs: number): Promise<Narrowing | 'none' | null> {
   const text = conditions.filter(isText)
   const terms = indexedTerms(text)
   if (terms.length === 0) return null
   if (engineOf(db) === 'sqlite') {
     // Index entries only, for the slice's content-id range: bounded by the slice, never the whole database.
     const query = trigramQuery(terms)
+    // A term found in no message at all (a typo, a word of another language) is answered at once: FTS5 stops at the
+    // first row holding every trigram, and at once when one of them is in no row.
+    const any = await sql`SELECT 1 FROM message_search_index WHERE message_search_index MATCH ${query} LIMIT 1`.execute(db)
+    if (any.rows.length === 0) return 'none'
     return async (rows) => {
       const contents = rows.map((r) => Number(r.message_content_id))
       const { rows: hits } = await sql<{ rowid: number }>`SELECT rowid FROM message_search_index
@@ -49,6 +53,7 @@ export async function indexNarrowing(db: Db, inboxId: number, conditions: readon
         SELECT m.id FROM message m WHERE m.inbox_id = ${inboxId} AND m.message_content_id IN (SELECT message_content_id FROM hits)`.execute(trx)
       return new Set(rows.map((r) => Number(r.id)))
     })
+    if (ids.size === 0) return 'none'
     return async (rows) => rows.filter((r) => ids.has(r.id)).map((r) => r.id)
   } catch (error) {
     if ((error as { code?: string }).code === QUERY_CANCELED) return null

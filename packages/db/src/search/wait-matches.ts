@@ -20,6 +20,7 @@ export async function findMatchesAfter(
   const started = performance.now()
   const match = matchAll(conditions, engineOf(db))
   const narrow = await indexNarrowing(db, inboxId, conditions, budgetMs / 2)
+  if (narrow === 'none') return []
   const found: number[] = []
   let cursor = afterId
   let slice = 1
