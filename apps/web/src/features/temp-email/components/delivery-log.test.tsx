@@ -108,6 +108,28 @@ describe('"Why didn\'t my mail arrive?"', { timeout: 30_000 }, () => {
     expect(screen.queryByRole('link', { name: 'Open the message' })).toBeNull()
   })
 
+  it('shows older attempts on request when the log is longer than a page', async () => {
+    const asked: string[] = []
+    server.use(
+      http.get('/api/email/:address/deliveries', ({ request }) => {
+        const search = new URL(request.url).search
+        asked.push(search)
+        return search.includes('before=')
+          ? HttpResponse.json({ deliveries: [entry({ id: '1', tag: 'oldest' })], nextBefore: null })
+          : HttpResponse.json({ deliveries: [entry({ id: '2', tag: 'newest' })], nextBefore: '2' })
+      }),
+    )
+    const user = userEvent.setup()
+    renderTool()
+    await user.click(await screen.findByRole('button', { name: "Why didn't my mail arrive?" }))
+    await screen.findByText('Tag: +newest')
+    await user.click(screen.getByRole('button', { name: 'Show older attempts' }))
+    await screen.findByText('Tag: +oldest')
+    expect(screen.getAllByTestId('delivery-entry').map((row) => within(row).getByText(/^Tag:/).textContent)).toEqual(['Tag: +newest', 'Tag: +oldest'])
+    expect(asked).toContain('?limit=100&before=2')
+    expect(screen.queryByRole('button', { name: 'Show older attempts' })).toBeNull()
+  })
+
   it('says so when the log cannot be loaded', async () => {
     server.use(http.get('/api/email/:address/deliveries', () => HttpResponse.json({ error: 'Too many requests.', code: 'rate_limited' }, { status: 429 })))
     const user = userEvent.setup()

@@ -1,9 +1,9 @@
-import type { DeliveryEntry } from '@tempbox/types'
+import type { DeliveriesResponse, DeliveryEntry } from '@tempbox/types'
 import { ChevronDown, RefreshCw } from 'lucide-react'
 import { useId, useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import useSWR from 'swr'
-import { deliveriesUrl, fetchDeliveries } from '../api/deliveries'
+import useSWRInfinite from 'swr/infinite'
+import { deliveriesPageKey, fetchDeliveries } from '../api/deliveries'
 import { INBOX_POLL_MS } from '../api/inbox'
 import { formatBytes } from '../message-viewer/lib/format-bytes'
 import { smallButton } from './styles'
@@ -25,9 +25,13 @@ export function DeliveryLog({ email, onOpenMessage }: DeliveryLogProps) {
   const { t } = useTranslation('email')
   const [open, setOpen] = useState(false)
   const panelId = useId()
-  const { data, error, isLoading, isValidating, mutate } = useSWR(open ? deliveriesUrl(email) : null, fetchDeliveries, {
-    refreshInterval: INBOX_POLL_MS,
-  })
+  const { data, error, isLoading, isValidating, mutate, size, setSize } = useSWRInfinite(
+    (index, previous: DeliveriesResponse | null) => (open ? deliveriesPageKey(email, index, previous) : null),
+    fetchDeliveries,
+    { refreshInterval: INBOX_POLL_MS },
+  )
+  const entries = data?.flatMap((page) => page.deliveries) ?? []
+  const hasMore = (data?.at(-1)?.nextBefore ?? null) !== null
 
   return (
     <div className="mt-4" data-testid="delivery-log">
@@ -48,14 +52,21 @@ export function DeliveryLog({ email, onOpenMessage }: DeliveryLogProps) {
             <p role="alert" className="text-red-700 dark:text-red-300">{t('deliveries.failed')}</p>
           ) : isLoading || !data ? (
             <p role="status" className="text-slate-500 dark:text-slate-400">{t('deliveries.loading')}</p>
-          ) : data.deliveries.length === 0 ? (
+          ) : entries.length === 0 ? (
             <p role="status" className="text-slate-500 dark:text-slate-400">{t('deliveries.empty')}</p>
           ) : (
-            <ol className="divide-y divide-slate-200 dark:divide-slate-700">
-              {data.deliveries.map((entry) => (
-                <DeliveryRow key={entry.id} entry={entry} onOpenMessage={onOpenMessage} />
-              ))}
-            </ol>
+            <>
+              <ol className="divide-y divide-slate-200 dark:divide-slate-700">
+                {entries.map((entry) => (
+                  <DeliveryRow key={entry.id} entry={entry} onOpenMessage={onOpenMessage} />
+                ))}
+              </ol>
+              {hasMore && (
+                <button type="button" onClick={() => void setSize(size + 1)} disabled={isValidating} className={smallButton}>
+                  {t('deliveries.loadOlder')}
+                </button>
+              )}
+            </>
           )}
         </div>
       )}
