@@ -52,7 +52,9 @@ export async function searchInboxPage(
   let total = 0
   const page: number[] = []
 
-  // Index lookups at most half the budget (PostgreSQL's once per search), so the scan keeps the rest.
+  // Index lookups at most half the budget (PostgreSQL's once per search), so the scan keeps the rest. The lookup takes
+  // its turn like a slice: searches answered by the index alone run back to back, one per turn, not all in one.
+  await myTurn()
   const narrow = await indexNarrowing(db, inboxId, conditions, budgetMs / 2)
   if (narrow === 'none') return { ids: [], total: 0, nextBefore: null, cut: false }
   /** The slice's messages meeting the conditions, newest first: the index's candidates only, their copies read. */
