@@ -2,12 +2,21 @@ import { defineConfig } from 'vitest/config'
 
 export default defineConfig({
   test: {
-    include: ['integration/**/*.test.ts', 'e2e/**/*.test.ts'],
     testTimeout: 60_000,
     hookTimeout: 180_000,
     // The stacks run the compiled apps: build them (a turbo cache hit when nothing changed) before any file.
     globalSetup: ['support/build-apps.ts'],
-    // Real servers and a real browser per file: run files one at a time on our 2 cores.
-    fileParallelism: false,
+    projects: [
+      {
+        extends: true,
+        // Each file starts its own stack on its own ports and files: two at a time on our 2 cores.
+        test: { name: 'integration', include: ['integration/**/*.test.ts'], maxWorkers: 2, sequence: { groupOrder: 0 } },
+      },
+      {
+        extends: true,
+        // Real servers and a real browser per file: one file at a time, after the integration files.
+        test: { name: 'e2e', include: ['e2e/**/*.test.ts'], fileParallelism: false, sequence: { groupOrder: 1 } },
+      },
+    ],
   },
 })

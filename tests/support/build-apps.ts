@@ -5,12 +5,20 @@ import { promisify } from 'node:util'
 
 const REPO_ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..')
 
+const built = Symbol.for('tempbox.tests.appsBuilt')
+
+/** Each vitest project runs its global setup: the build runs once per vitest process. */
+export default function buildApps(): Promise<void> {
+  const memo = globalThis as { [built]?: Promise<void> }
+  return (memo[built] ??= build())
+}
+
 /**
  * vitest's global setup: `pnpm build` of the apps the tests start (and the packages they use), once before any file,
  * since stacks run the compiled apps. turbo replays it from its cache when nothing changed (as under `pnpm test`, whose
  * turbo task already built them).
  */
-export default async function buildApps(): Promise<void> {
+async function build(): Promise<void> {
   if (process.env.TEST_APPS_FROM_SOURCE === '1') return
   await promisify(execFile)(
     join(REPO_ROOT, 'node_modules/.bin/turbo'),
