@@ -7,7 +7,7 @@ import { engineOf, fullSource, selectMessagesWithContent, VIEW_HEADER_LIMITS, ty
  * reads it), nor the text and HTML, which can be megabytes each (the view reads a bounded text through findViewText;
  * a derivation reads them whole through findMessageBodies).
  */
-export type MessageSummaryRow = MessageRow &
+export type MessageSummaryRow = Omit<MessageRow, 'rcpt_tag'> &
   Omit<MessageContentRow, 'id' | 'raw' | 'raw_body_is_text' | 'text' | 'html' | 'text_head' | 'headers'> & { has_html: number }
 
 /**
