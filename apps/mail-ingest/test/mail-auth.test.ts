@@ -23,6 +23,18 @@ const envelope = { ip: '192.0.2.99', helo: 'mail.example', mailFrom: 'bounce@git
 const check = async (raw: string, resolver = options.resolver) => checkMessage(Buffer.from(raw), envelope, { ...options, resolver })
 
 describe('who really sent it', () => {
+  it('keeps no client address in the stored Authentication-Results (SPF comment, address-literal HELO)', async () => {
+    for (const ip of ['192.0.2.10', '::ffff:192.0.2.10', '2001:db8::7']) {
+      const helo = ip.includes(':') && !ip.startsWith('::ffff:') ? `[IPv6:${ip}]` : '[192.0.2.10]'
+      const verdict = await checkMessage(Buffer.from(plainMail('GitHub <noreply@github.com>', 'a@tempbox.test', 'Hi')), { ip, helo, mailFrom: 'bounce@github.com' }, options)
+      expect(verdict.details?.spf?.result).toBe(ip === '2001:db8::7' ? 'fail' : 'pass')
+      expect(verdict.authenticationResults).toContain('spf=')
+      expect(verdict.authenticationResults).not.toContain('192.0.2.10')
+      expect(verdict.authenticationResults).not.toContain('2001:db8::7')
+      expect(verdict.authenticationResults).toContain('client-address-withheld')
+    }
+  })
+
   it('verifies a message signed by the domain in its From (DKIM and DMARC pass, aligned)', async () => {
     const verdict = await check(await signMail(plainMail('GitHub <noreply@github.com>', 'a@tempbox.test', 'Your code'), github))
     expect(verdict.status).toBe('pass')

@@ -54,7 +54,7 @@ export async function checkMessage(
     disableBimi: true,
   })
   const details = detailsOf(result)
-  return { status: statusOf(details), details, authenticationResults: authenticationResultsOf(result.headers) }
+  return { status: statusOf(details), details, authenticationResults: withoutClientAddress(authenticationResultsOf(result.headers), envelope.ip) }
 }
 
 /**
@@ -95,6 +95,21 @@ function detailsOf(result: AuthenticateResult): StoredMessageAuthDetails {
 }
 
 const AUTHENTICATION_RESULTS = 'Authentication-Results:'
+const WITHHELD = 'client-address-withheld'
+/** An address literal as a HELO gives it: `[192.0.2.1]`, `[IPv6:2001:db8::1]`. */
+const ADDRESS_LITERAL = /\[(?:IPv6:[0-9A-Fa-f:.]{2,45}|\d{1,3}(?:\.\d{1,3}){3})\]/g
+
+/**
+ * The stored header keeps the verdicts but not the sender's address: mailauth names it in SPF's comment and a client
+ * often HELOs with its address literal, and we store no client IP with the mail (the privacy promise).
+ */
+export function withoutClientAddress(value: string | null, ip: string): string | null {
+  if (value === null) return null
+  const plain = ip.startsWith('::ffff:') ? ip.slice(7) : ip
+  let out = value.replace(ADDRESS_LITERAL, `[${WITHHELD}]`)
+  for (const form of new Set([ip, plain])) if (form) out = out.split(form).join(WITHHELD)
+  return out
+}
 
 /** The Authentication-Results value out of mailauth's header block (which also holds Received-SPF), unfolded lines kept. */
 export function authenticationResultsOf(headers: string): string | null {
