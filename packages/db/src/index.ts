@@ -23,3 +23,4 @@ export {
   recordDeliveries, listDeliveries, trimDeliveries, DEFAULT_DELIVERY_LOG_ENTRIES, type DeliveryEntry, type DeliveryReason, type DeliveryRow,
 } from './delivery-log.js'
 export { postgresFaultState, type FaultTries, type PostgresFaultState } from './smtp-fault-state.js'
+export { sharedAcrossNodes } from './shared-across-nodes.js'
