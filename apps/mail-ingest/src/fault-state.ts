@@ -1,5 +1,5 @@
 import { createHash, createHmac, randomBytes } from 'node:crypto'
-import { postgresFaultState, type FaultTries, type IssuedAddresses, type Storage } from '@tempbox/db'
+import { sharedFaultState, type FaultTries, type IssuedAddresses, type Storage } from '@tempbox/db'
 import { clientKey } from '@tempbox/ip'
 import type { SMTPServerSession } from 'smtp-server'
 
@@ -23,8 +23,8 @@ export interface FaultStateLimits {
 const keyOf = (parts: string[]) => createHash('sha256').update(parts.join('\0')).digest()
 
 export function createFaultState(storage: Storage, issued: IssuedAddresses, limits: FaultStateLimits, clock: () => number = Date.now): FaultState {
-  if (storage.engine === 'postgres') {
-    const shared = postgresFaultState(storage.db, { ttlMs: limits.faultStateTtlMs, maxPerClient: limits.faultStateMaxPerClient })
+  const shared = sharedFaultState(storage, { ttlMs: limits.faultStateTtlMs, maxPerClient: limits.faultStateMaxPerClient })
+  if (shared) {
     // An HMAC under the database's secret: the same on every node, and no IP in the table.
     const client = async (session: SMTPServerSession) =>
       createHmac('sha256', await issued.derivedKey('smtp-fault-client')).update(clientKey(session.remoteAddress)).digest()

@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto'
-import { postgresGuessWindow, type IssuedAddresses, type Storage } from '@tempbox/db'
+import { sharedGuessWindow, type IssuedAddresses, type Storage } from '@tempbox/db'
 import { clientKey } from '@tempbox/ip'
 import type { SMTPServerSession } from 'smtp-server'
 
@@ -34,8 +34,8 @@ export function createGuessLimit(
   const limit = limits.guessLimitPerMinute
   let window: Window
   let stop = () => {}
-  if (storage.engine === 'postgres') {
-    const shared = postgresGuessWindow(storage.db, { limit, windowMs: GUESS_WINDOW_MS })
+  const shared = sharedGuessWindow(storage, { limit, windowMs: GUESS_WINDOW_MS })
+  if (shared) {
     // The table holds HMACs of clients, never an IP; the key comes from the database's secret, the same on every node.
     const hashed = async (key: string) => createHmac('sha256', await issued.derivedKey('smtp-guess-client')).update(key).digest()
     window = { blockedUntil: async (key) => shared.blockedUntil(await hashed(key)), count: async (key, now) => shared.count(await hashed(key), now) }

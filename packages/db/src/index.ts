@@ -17,10 +17,13 @@ export {
 export { matchAll, type MessageCondition } from './search/message-filter.js'
 export { searchInboxPage, type SearchPage } from './search/inbox-search.js'
 export { findMatchesAfter } from './search/wait-matches.js'
+export { openSearchIndexForReading, searchIndexPath } from './search/index-file.js'
 export { openIssuedAddresses, recordIssuedAddress, purgeIssuedAddresses, addressHash, DEFAULT_REUSE_BLOCK_MS, type IssuedAddresses } from './issued-addresses.js'
-export { postgresGuessWindow, type GuessCount, type PostgresGuessWindow } from './smtp-guess-window.js'
+export { postgresGuessWindow, sharedGuessWindow, type GuessCount, type PostgresGuessWindow } from './smtp-guess-window.js'
 export {
   recordDeliveries, listDeliveries, trimDeliveries, DEFAULT_DELIVERY_LOG_ENTRIES, type DeliveryEntry, type DeliveryReason, type DeliveryRow,
 } from './delivery-log.js'
-export { postgresFaultState, type FaultTries, type PostgresFaultState } from './smtp-fault-state.js'
+export { postgresFaultState, sharedFaultState, type FaultTries, type PostgresFaultState } from './smtp-fault-state.js'
+export { asUtf8Bytes, hasHtml, jsonRecords, lateCommits, matchesAll, notAmongIds, type JsonRecordType } from './engine-sql.js'
+export { findViewHeaders, type ViewHeader } from './view-headers.js'
 export { sharedAcrossNodes } from './shared-across-nodes.js'

@@ -1,5 +1,5 @@
 import { sql } from 'kysely'
-import type { Db } from './create-db.js'
+import type { Db, Engine } from './create-db.js'
 
 /** What a tracked fault (greylist, tempfail) knows of its sender-recipient(-subject): its first try and how many tries. */
 export interface FaultTries {
@@ -43,3 +43,8 @@ export function postgresFaultState(db: Db, limits: { ttlMs: number; maxPerClient
 }
 
 export type PostgresFaultState = ReturnType<typeof postgresFaultState>
+
+/** The state every ingest node shares, or null where one ingest holds the database (SQLite): it keeps its own in memory. */
+export function sharedFaultState(storage: { engine: Engine; db: Db }, limits: { ttlMs: number; maxPerClient: number }): PostgresFaultState | null {
+  return storage.engine === 'postgres' ? postgresFaultState(storage.db, limits) : null
+}

@@ -1,5 +1,5 @@
 import { sql } from 'kysely'
-import type { Db } from './create-db.js'
+import type { Db, Engine } from './create-db.js'
 
 /** A client's standing after a guess: blocked until when (0 or past: not blocked), and whether this guess blocked it. */
 export interface GuessCount {
@@ -47,3 +47,8 @@ export function postgresGuessWindow(db: Db, limits: { limit: number; windowMs: n
 }
 
 export type PostgresGuessWindow = ReturnType<typeof postgresGuessWindow>
+
+/** The window every ingest node shares, or null where one ingest holds the database (SQLite): it keeps its own in memory. */
+export function sharedGuessWindow(storage: { engine: Engine; db: Db }, limits: { limit: number; windowMs: number }): PostgresGuessWindow | null {
+  return storage.engine === 'postgres' ? postgresGuessWindow(storage.db, limits) : null
+}

@@ -1,5 +1,4 @@
-import { matchAll } from './message-filter.js'
-import { engineOf, selectMessagesWithContent, type Db } from '@tempbox/db'
+import { matchesAll, selectMessagesWithContent, type Db } from '@tempbox/db'
 
 /** The newest message of an inbox after `afterId` that has a code (the code long poll); its quota bounds the scan. */
 export async function findNewestCodeMessageId(db: Db, inboxId: number, afterId: number): Promise<number | null> {
@@ -7,7 +6,7 @@ export async function findNewestCodeMessageId(db: Db, inboxId: number, afterId: 
     .select('message.id')
     .where('message.inbox_id', '=', inboxId)
     .where('message.id', '>', afterId)
-    .where(matchAll([{ kind: 'has_code' }], engineOf(db)))
+    .where(matchesAll(db, [{ kind: 'has_code' }]))
     .orderBy('message.id', 'desc')
     .limit(1)
     .executeTakeFirst()

@@ -1,2 +1,2 @@
 /** The search conditions and their SQL live in @tempbox/db (search/message-filter.ts), the only code that knows the engine. */
-export { matchAll, type MessageCondition } from '@tempbox/db'
+export type { MessageCondition } from '@tempbox/db'

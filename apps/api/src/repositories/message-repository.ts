@@ -1,6 +1,6 @@
 import { isAscii, isUtf8 } from 'node:buffer'
 import { sql, type RawBuilder } from 'kysely'
-import { engineOf, fullSource, selectMessagesWithContent, VIEW_HEADER_LIMITS, type Db, type MessageContentRow, type MessageRow } from '@tempbox/db'
+import { asUtf8Bytes, fullSource, hasHtml, selectMessagesWithContent, VIEW_HEADER_LIMITS, type Db, type MessageContentRow, type MessageRow } from '@tempbox/db'
 
 /**
  * A message as its inbox holds it, with its (shared) content but none of its bodies: not the raw source (the download
@@ -10,16 +10,7 @@ import { engineOf, fullSource, selectMessagesWithContent, VIEW_HEADER_LIMITS, ty
 export type MessageSummaryRow = Omit<MessageRow, 'rcpt_tag'> &
   Omit<MessageContentRow, 'id' | 'raw' | 'raw_body_is_text' | 'text' | 'html' | 'text_head' | 'headers'> & { has_html: number }
 
-/**
- * Whether there is HTML, without reading it: SQLite answers typeof() from the record header, whereas `html IS NOT
- * NULL` loads the whole value first (5 ms for 9 MB). PostgreSQL answers IS NOT NULL from the row's null bitmap.
- */
-const HAS_HTML = {
-  sqlite: sql<number>`typeof(message_content.html) != 'null'`.as('has_html'),
-  postgres: sql<number>`cast(message_content.html is not null as integer)`.as('has_html'),
-}
-
-export { VIEW_HEADER_LIMITS }
+export { findViewHeaders, VIEW_HEADER_LIMITS, type ViewHeader } from '@tempbox/db'
 
 /**
  * The most of a subject a message view shows: far beyond any real one (the longest in the real-mail corpus is under
@@ -41,56 +32,8 @@ const summaryColumns = (db: Db) => [
   'message_content.recipients',
   'message_content.derived_version', 'message_content.preview', 'message_content.html_text', 'message_content.codes',
   'message_content.links', 'message_content.safe_html', 'message_content.has_remote_content', 'message_content.html_withheld',
-  HAS_HTML[engineOf(db)],
+  hasHtml(db),
 ] as const
-
-export interface ViewHeader {
-  name: string
-  value: string
-  truncated: boolean
-}
-
-/**
- * The first VIEW_HEADER_LIMITS.count header lines of a message, each cut to VIEW_HEADER_LIMITS.valueChars, and whether
- * more lines follow. SQLite walks the stored JSON (`[[name, value], …]`, or `{name, value}` objects in older rows) in C
- * and hands back only the cut pieces, so a multi-MB headers blob is never parsed in JavaScript nor sent.
- */
-export async function findViewHeaders(db: Db, messageContentId: number): Promise<{ headers: ViewHeader[]; more: boolean }> {
-  const { valueChars, count } = VIEW_HEADER_LIMITS
-  let rows: { name: string | null; value: string | null }[]
-  try {
-    const result = await (engineOf(db) === 'postgres' ? postgresViewHeaders(db, messageContentId) : sql<{ name: string | null; value: string | null }>`
-      select
-        substr(case h.type when 'array' then h.value ->> 0 else h.value ->> '$.name' end, 1, ${valueChars}) as name,
-        substr(case h.type when 'array' then h.value ->> 1 else h.value ->> '$.value' end, 1, ${valueChars + 1}) as value
-      from message_content c, json_each(c.headers) h
-      where c.id = ${messageContentId} and h.type in ('array', 'object')
-      limit ${count + 1}`.execute(db))
-    rows = result.rows
-  } catch {
-    // Headers that are not valid JSON (none are written so): show none rather than fail the whole view.
-    return { headers: [], more: false }
-  }
-  const more = rows.length > count
-  const headers = rows.slice(0, count).flatMap((r): ViewHeader[] => {
-    if (r.name === null) return []
-    const value = r.value === null ? '' : String(r.value)
-    return [{ name: String(r.name), value: value.slice(0, valueChars), truncated: value.length > valueChars }]
-  })
-  return { headers, more }
-}
-
-/** findViewHeaders' query on PostgreSQL: its json functions walk the same stored array. */
-function postgresViewHeaders(db: Db, messageContentId: number) {
-  const { valueChars, count } = VIEW_HEADER_LIMITS
-  return sql<{ name: string | null; value: string | null }>`
-    select
-      substr(case json_typeof(h) when 'array' then h ->> 0 else h ->> 'name' end, 1, ${valueChars}) as name,
-      substr(case json_typeof(h) when 'array' then h ->> 1 else h ->> 'value' end, 1, ${valueChars + 1}) as value
-    from message_content c, json_array_elements(c.headers::json) h
-    where c.id = ${messageContentId} and json_typeof(h) in ('array', 'object')
-    limit ${count + 1}`.execute(db)
-}
 
 /** What a message view shows of the text part: its beginning, at most `maxChars` characters (see findViewText). */
 export interface ViewText {
@@ -131,7 +74,7 @@ async function readViewText<T extends string | Buffer>(
   bytes: boolean,
   headOf: (text: string | Buffer, maxUnits: number) => { head: T; more: boolean },
 ): Promise<{ text: T | null; truncated: boolean }> {
-  const asRead = (value: RawBuilder<string | null>) => (bytes ? asBytes(db, value) : value)
+  const asRead = (value: RawBuilder<string | null>) => (bytes ? asUtf8Bytes(db, value) : value)
   const read = () =>
     db
       .selectFrom('message_content')
@@ -167,14 +110,6 @@ async function readViewText<T extends string | Buffer>(
     cut = headOf(row.text ?? '', maxChars)
   }
   return { text: cut!.head, truncated: row.cut === 1 && cut!.more }
-}
-
-/**
- * A text column as UTF-8 bytes. SQLite hands a BLOB over as a Buffer without decoding it; node-postgres decodes every
- * text result, so there the string is encoded (utf8Head takes either).
- */
-function asBytes(db: Db, value: RawBuilder<string | null>): RawBuilder<string | null> {
-  return engineOf(db) === 'sqlite' ? sql<string | null>`cast(${value} as blob)` : value
 }
 
 /** At most `maxUnits` UTF-16 units of a string, never ending between the two halves of a character. */
@@ -269,7 +204,7 @@ function selectListRows(db: Db) {
       sql<string>`substr(message.subject, 1, ${LIST_TEXT_CHARS.subject})`.as('subject'),
       sql<string>`substr(message.from_name, 1, ${LIST_TEXT_CHARS.sender})`.as('from_name'),
       sql<string>`substr(message.from_address, 1, ${LIST_TEXT_CHARS.sender})`.as('from_address'),
-      HAS_HTML[engineOf(db)],
+      hasHtml(db),
     ])
 }
 
@@ -351,7 +286,7 @@ export async function findMessageForView(db: Db, inboxId: number, id: number): P
 }
 
 /**
- * The sanitized HTML and the text rendering of HTML, as UTF-8 bytes (see asBytes): each up to 256 K characters. Only
+ * The sanitized HTML and the text rendering of HTML, as UTF-8 bytes (asUtf8Bytes): each up to 256 K characters. Only
  * the ones asked for are read: both sit after `text` (and `html`) in a SQLite row, so reading one walks those values'
  * overflow pages (megabytes for a large mail).
  */
@@ -364,8 +299,8 @@ export async function findViewBodyBytes(
   const row = await db
     .selectFrom('message_content')
     .select([
-      asBytes(db, want.safeHtml ? sql<string | null>`message_content.safe_html` : sql<string | null>`null`).as('safe_html'),
-      asBytes(db, want.htmlText ? sql<string | null>`message_content.html_text` : sql<string | null>`null`).as('html_text'),
+      asUtf8Bytes(db, want.safeHtml ? sql<string | null>`message_content.safe_html` : sql<string | null>`null`).as('safe_html'),
+      asUtf8Bytes(db, want.htmlText ? sql<string | null>`message_content.html_text` : sql<string | null>`null`).as('html_text'),
     ])
     .where('id', '=', messageContentId)
     .executeTakeFirst()

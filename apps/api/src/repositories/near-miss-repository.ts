@@ -1,7 +1,7 @@
 import { sql } from 'kysely'
-import { engineOf, selectMessagesWithContent, type Db } from '@tempbox/db'
+import { matchesAll, selectMessagesWithContent, type Db } from '@tempbox/db'
 import type { WaitFilterName } from '@tempbox/types'
-import { matchAll, type MessageCondition } from './message-filter.js'
+import type { MessageCondition } from './message-filter.js'
 import { LIST_TEXT_CHARS } from './message-repository.js'
 
 export interface NamedCondition {
@@ -24,7 +24,6 @@ export interface NearMissRow {
  */
 export async function findNearMisses(db: Db, inboxId: number, afterId: number, conditions: readonly NamedCondition[], limit: number): Promise<NearMissRow[]> {
   if (conditions.length === 0) return []
-  const engine = engineOf(db)
   const rows = await selectMessagesWithContent(db)
     .select([
       'message.id',
@@ -33,10 +32,10 @@ export async function findNearMisses(db: Db, inboxId: number, afterId: number, c
       sql<string>`substr(message.from_name, 1, ${LIST_TEXT_CHARS.sender})`.as('from_name'),
       sql<string>`substr(message.from_address, 1, ${LIST_TEXT_CHARS.sender})`.as('from_address'),
     ])
-    .select(conditions.map(({ condition }, i) => sql<boolean | number>`${matchAll([condition], engine)}`.as(`m${i}`)))
+    .select(conditions.map(({ condition }, i) => sql<boolean | number>`${matchesAll(db, [condition])}`.as(`m${i}`)))
     .where('message.inbox_id', '=', inboxId)
     .where('message.id', '>', afterId)
-    .where(sql<boolean>`not ${matchAll(conditions.map((c) => c.condition), engine)}`)
+    .where(sql<boolean>`not ${matchesAll(db, conditions.map((c) => c.condition))}`)
     .orderBy('message.id', 'asc')
     .limit(limit)
     .execute()

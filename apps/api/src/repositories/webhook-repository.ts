@@ -1,5 +1,5 @@
 import { sql } from 'kysely'
-import { engineOf, type Db, type WebhookDeliveryRow, type WebhookDeliveryState, type WebhookRow } from '@tempbox/db'
+import { jsonRecords, notAmongIds, type Db, type WebhookDeliveryRow, type WebhookDeliveryState, type WebhookRow } from '@tempbox/db'
 import { findListRowsByIds, type ListRow } from './message-repository.js'
 
 export async function findWebhook(db: Db, inboxId: number): Promise<WebhookRow | undefined> {
@@ -97,14 +97,7 @@ export async function newDeliveriesStart(db: Db): Promise<number> {
 /** Pending deliveries whose time has come, oldest first, leaving out those already in flight. */
 export async function listDueDeliveries(db: Db, now: number, limit: number, skip: number[]): Promise<DueDelivery[]> {
   let query = selectDeliveries(db).where('d.next_attempt_at', '<=', now)
-  // One parameter however many are skipped: a list of thousands of placeholders costs more to build and bind than the read.
-  if (skip.length > 0) {
-    query = query.where(
-      engineOf(db) === 'postgres'
-        ? sql<boolean>`d.id <> all(cast(${skip} as bigint[]))`
-        : sql<boolean>`d.id NOT IN (SELECT value FROM json_each(${JSON.stringify(skip)}))`,
-    )
-  }
+  if (skip.length > 0) query = query.where(notAmongIds(db, 'd.id', skip))
   return withMessages(db, await query.orderBy('d.next_attempt_at').limit(limit).execute())
 }
 
@@ -137,12 +130,9 @@ export interface AttemptResult {
 export async function recordAttempts(db: Db, results: AttemptResult[]): Promise<void> {
   if (results.length === 0) return
   const batch = JSON.stringify(results.map((r) => ({ id: r.id, state: r.state, attempted_at: r.attemptedAt, next_attempt_at: r.nextAttemptAt, status_code: r.statusCode, error: r.error })))
-  const attempts =
-    engineOf(db) === 'postgres'
-      ? sql`jsonb_to_recordset(cast(${batch} as jsonb)) AS attempt(id bigint, state text, attempted_at bigint, next_attempt_at bigint, status_code integer, error text)`
-      : sql`(SELECT value ->> 'id' AS id, value ->> 'state' AS state, value ->> 'attempted_at' AS attempted_at, value ->> 'next_attempt_at' AS next_attempt_at,
-                    value ->> 'status_code' AS status_code, value ->> 'error' AS error
-             FROM json_each(${batch})) AS attempt`
+  const attempts = jsonRecords(db, batch, 'attempt', {
+    id: 'bigint', state: 'text', attempted_at: 'bigint', next_attempt_at: 'bigint', status_code: 'integer', error: 'text',
+  })
   await sql`
     UPDATE webhook_delivery
     SET state = attempt.state, attempts = webhook_delivery.attempts + 1, last_attempt_at = attempt.attempted_at,

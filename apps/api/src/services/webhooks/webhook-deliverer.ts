@@ -1,4 +1,4 @@
-import { engineOf, type Db } from '@tempbox/db'
+import { lateCommits, type Db } from '@tempbox/db'
 import type { MessageSummary, WebhookPayload } from '@tempbox/types'
 import type { FastifyBaseLogger } from 'fastify'
 import type { Config } from '../../config.js'
@@ -87,7 +87,7 @@ export class WebhookDeliverer {
     private readonly log: FastifyBaseLogger,
     private readonly lookupHost: LookupHost,
   ) {
-    this.lateCommits = engineOf(db) === 'postgres'
+    this.lateCommits = lateCommits(db)
   }
 
   start(): void {
