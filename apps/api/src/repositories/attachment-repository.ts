@@ -1,6 +1,5 @@
 import { sql } from 'kysely'
-import type { AttachmentRow, Db } from '@tempbox/db'
-import { VIEW_HEADER_LIMITS } from './message-repository.js'
+import { VIEW_HEADER_LIMITS, type AttachmentRow, type Db } from '@tempbox/db'
 
 export type AttachmentMetaRow = Omit<AttachmentRow, 'content'>
 

@@ -2,7 +2,7 @@ import { sql } from 'kysely'
 import { matchesAll, selectMessagesWithContent, type Db } from '@tempbox/db'
 import type { WaitFilterName } from '@tempbox/types'
 import type { MessageCondition } from './message-filter.js'
-import { LIST_TEXT_CHARS } from './message-repository.js'
+import { LIST_TEXT_CHARS } from './message-list-repository.js'
 
 export interface NamedCondition {
   name: WaitFilterName

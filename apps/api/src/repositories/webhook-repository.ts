@@ -1,6 +1,6 @@
 import { sql } from 'kysely'
 import { jsonRecords, notAmongIds, type Db, type WebhookDeliveryRow, type WebhookDeliveryState, type WebhookRow } from '@tempbox/db'
-import { findListRowsByIds, type ListRow } from './message-repository.js'
+import { findListRowsByIds, type ListRow } from './message-list-repository.js'
 
 export async function findWebhook(db: Db, inboxId: number): Promise<WebhookRow | undefined> {
   return db.selectFrom('webhook').selectAll().where('inbox_id', '=', inboxId).executeTakeFirst()
