@@ -23,6 +23,14 @@ const driverLoads = [
   { selector: `ImportExpression[source.value=${DRIVER}]`, message: DRIVER_MESSAGE },
   { selector: `CallExpression[arguments.0.value=${DRIVER}]`, message: DRIVER_MESSAGE },
 ]
+const ENGINE_MESSAGE = 'Only packages/db knows which engine runs: ask it for the expression or capability (engine-sql.ts).'
+const ENGINE = /^(sqlite|postgres)$/
+const engineChecks = [
+  { selector: `BinaryExpression > Literal[value=${ENGINE}]`, message: ENGINE_MESSAGE },
+  { selector: `SwitchCase > Literal[value=${ENGINE}]`, message: ENGINE_MESSAGE },
+  { selector: "MemberExpression[property.name='engine']", message: ENGINE_MESSAGE },
+]
+const engineImports = { name: '@tempbox/db', importNames: ['engineOf', 'matchAll'], message: ENGINE_MESSAGE }
 const HANDLE_MESSAGE = "Apps hold no raw database connection: packages/db offers what they do with it in the apps' words."
 const rawHandle = [
   { selector: "MemberExpression[property.name='sqlite']", message: HANDLE_MESSAGE },
@@ -104,8 +112,21 @@ export default defineConfig(
       'no-restricted-syntax': ['error', ...driverLoads],
     },
   },
+  // Nor does it ask which engine runs (engineOf, `.engine`, a comparison with 'sqlite' or 'postgres'): each difference
+  // is a function of packages/db. Tests may, to set up engine-specific fixtures.
   {
     files: ['apps/*/src/**/*.{ts,tsx}'],
-    rules: { 'no-restricted-syntax': ['error', ...driverLoads, ...rawHandle] },
+    rules: {
+      'no-restricted-imports': ['error', { paths: [engineImports], patterns: [{ regex: DRIVER.source, message: DRIVER_MESSAGE }] }],
+      'no-restricted-syntax': ['error', ...driverLoads, ...rawHandle, ...engineChecks],
+    },
+  },
+  {
+    // The API's choice of shared state, until it moves into its shared-state module (issue 27, under way).
+    files: ['apps/api/src/app.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ regex: DRIVER.source, message: DRIVER_MESSAGE }] }],
+      'no-restricted-syntax': ['error', ...driverLoads, ...rawHandle],
+    },
   },
 )
