@@ -2,8 +2,8 @@ import type { ComponentType } from 'react'
 import { createBrowserRouter, RouterProvider } from 'react-router'
 import { RootLayout } from '../components/layout/root-layout'
 import { ensureNamespaces } from '../lib/i18n'
-import { PageMeta } from '../features/site/components/page-meta'
-import type { PageKey } from '../features/site/hooks/use-page-meta'
+import { PageMeta } from '../components/page/page-meta'
+import type { PageKey } from '../components/page/use-page-meta'
 import { HomeRoute } from './routes/home'
 
 /** Every page but home is its own chunk, keeping the home page's first JavaScript small. */

@@ -2,10 +2,10 @@ import { Button, Card, CardDescription, CardHeader, CardTitle } from '@tempbox/u
 import { Activity, Globe, Mail, Users, type LucideIcon } from 'lucide-react'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
-import { PageHero } from '../../features/site/components/page-hero'
-import { SectionHeading } from '../../features/site/components/section-heading'
-import { StatCard } from '../../features/site/components/stat-card'
-import { usePageMeta } from '../../features/site/hooks/use-page-meta'
+import { PageHero } from '../../components/page/page-hero'
+import { SectionHeading } from '../../components/page/section-heading'
+import { StatCard } from '../../components/page/stat-card'
+import { usePageMeta } from '../../components/page/use-page-meta'
 
 // The about page keeps its own figures (spec §1: the two pages show different statistics).
 const STATS: { key: string; icon: LucideIcon }[] = [

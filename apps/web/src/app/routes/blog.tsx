@@ -2,8 +2,8 @@ import { useTranslation } from 'react-i18next'
 import { BlogPostCard } from '../../features/blog/components/blog-post-card'
 import { NewsletterBox } from '../../features/blog/components/newsletter-box'
 import { BLOG_POSTS } from '../../features/blog/lib/posts'
-import { PageHero } from '../../features/site/components/page-hero'
-import { usePageMeta } from '../../features/site/hooks/use-page-meta'
+import { PageHero } from '../../components/page/page-hero'
+import { usePageMeta } from '../../components/page/use-page-meta'
 
 export function BlogRoute() {
   const { t } = useTranslation('blog')

@@ -2,10 +2,10 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@temp
 import { Clock, Mail, MapPin, MessageCircle, Users } from 'lucide-react'
 import { useTranslation } from 'react-i18next'
 import { ContactForm } from '../../features/contact/components/contact-form'
-import { PageHero } from '../../features/site/components/page-hero'
-import { SectionHeading } from '../../features/site/components/section-heading'
-import { usePageMeta } from '../../features/site/hooks/use-page-meta'
-import { useSiteEmails } from '../../features/site/hooks/use-site-emails'
+import { PageHero } from '../../components/page/page-hero'
+import { SectionHeading } from '../../components/page/section-heading'
+import { usePageMeta } from '../../components/page/use-page-meta'
+import { useSiteEmails } from '../../lib/site-emails'
 
 const FAQS = ['lifetime', 'free', 'privacy', 'send', 'languages'] as const
 

@@ -2,9 +2,9 @@ import { Card, CardDescription, CardHeader, CardTitle } from '@tempbox/ui'
 import { Activity, Gift, Globe, Headphones, Mail, MessageCircle, ShieldCheck, Smartphone, UserX, Users, Zap, type LucideIcon } from 'lucide-react'
 import { useTranslation } from 'react-i18next'
 import { ContactForm } from '../../features/contact/components/contact-form'
-import { SectionHeading } from '../../features/site/components/section-heading'
-import { StatCard } from '../../features/site/components/stat-card'
-import { useSiteEmails } from '../../features/site/hooks/use-site-emails'
+import { SectionHeading } from '../../components/page/section-heading'
+import { StatCard } from '../../components/page/stat-card'
+import { useSiteEmails } from '../../lib/site-emails'
 
 const FEATURES: { key: string; icon: LucideIcon }[] = [
   { key: 'privacy', icon: ShieldCheck },

@@ -4,8 +4,8 @@ import { lazy, Suspense, type ComponentType } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useNavigate } from 'react-router'
 import { PageFallback } from '../../components/layout/page-fallback'
-import { SectionHeading } from '../../features/site/components/section-heading'
-import { usePageMeta } from '../../features/site/hooks/use-page-meta'
+import { SectionHeading } from '../../components/page/section-heading'
+import { usePageMeta } from '../../components/page/use-page-meta'
 import { ensureNamespaces } from '../../lib/i18n'
 
 // Tools load after the first view so the hero paints from a small bundle.

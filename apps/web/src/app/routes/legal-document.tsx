@@ -1,4 +1,4 @@
-import { LegalDocument } from '../../features/site/components/legal-document'
+import { LegalDocument } from '../../features/legal/components/legal-document'
 
 export function PrivacyPolicyRoute() {
   return <LegalDocument doc="privacy" />

@@ -1,8 +1,8 @@
 import { Card, CardDescription, CardHeader, CardTitle } from '@tempbox/ui'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
-import { PageHero } from '../../features/site/components/page-hero'
-import { usePageMeta } from '../../features/site/hooks/use-page-meta'
+import { PageHero } from '../../components/page/page-hero'
+import { usePageMeta } from '../../components/page/use-page-meta'
 
 const DOCUMENTS = [
   { key: 'privacy', to: '/privacy-policy' },

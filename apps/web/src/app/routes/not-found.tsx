@@ -1,7 +1,7 @@
 import { Button } from '@tempbox/ui'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
-import { usePageMeta } from '../../features/site/hooks/use-page-meta'
+import { usePageMeta } from '../../components/page/use-page-meta'
 
 export function NotFoundRoute() {
   const { t } = useTranslation('common')

@@ -12,7 +12,7 @@ const AccountDialog = deferred(
   () => Promise.all([import('../../features/auth/components/account-dialog'), ensureNamespaces(['account'])]),
   ([m]) => m.AccountDialog,
 )
-const ApiKeysDialog = deferred(() => import('../../features/site/components/api-keys-dialog'), (m) => m.ApiKeysDialog)
+const ApiKeysDialog = deferred(() => import('../../features/public-apis/components/api-keys-dialog'), (m) => m.ApiKeysDialog)
 const LanguagePicker = deferred(() => import('../../features/language/components/language-picker'), (m) => m.LanguagePicker, 'inline-block h-10 w-10 lg:w-32')
 const MobileMenu = deferred(() => import('./mobile-menu'), (m) => m.MobileMenu, 'inline-block size-10 md:hidden')
 

@@ -1,6 +1,6 @@
 import { Button, cn } from '@tempbox/ui'
 import { useTranslation } from 'react-i18next'
-import { APP_STORE_URL, PLAY_STORE_URL } from '../../features/site/lib/site-config'
+import { APP_STORE_URL, PLAY_STORE_URL } from '../../lib/site-links'
 
 function PlayIcon() {
   return (

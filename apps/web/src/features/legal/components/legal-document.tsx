@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
-import { usePageMeta, type PageKey } from '../hooks/use-page-meta'
-import { useSiteEmails } from '../hooks/use-site-emails'
+import { usePageMeta, type PageKey } from '../../../components/page/use-page-meta'
+import { useSiteEmails } from '../../../lib/site-emails'
 
 type Section = { heading: string; paragraphs?: string[]; items?: string[] }
 export type LegalDocumentKey = 'privacy' | 'terms' | 'disclaimer' | 'cookies' | 'gdpr'

@@ -1,6 +1,6 @@
 /*
  * Support, privacy (spec §9: answered within 72 hours, GDPR requests within 30 days) and legal addresses come from
- * the server's configuration: see hooks/use-site-emails.ts.
+ * the server's configuration: see site-emails.ts.
  */
 
 /** Store searches: there is no native app yet, so the buttons open the stores' own search for the name. */
