@@ -4,10 +4,14 @@
  */
 import { createDb, migrateToLatest } from '@tempbox/db'
 import { AuthService } from '../apps/api/src/services/accounts/auth-service.ts'
+import { SessionService } from '../apps/api/src/services/accounts/session-service.ts'
+import { LoginFailureCounter } from '../apps/api/src/shared-state/in-process-login-failures.ts'
 
 const { db } = createDb({ path: ':memory:' })
 await migrateToLatest(db)
-const auth = new AuthService(db, () => 'token')
+const sessions = new SessionService(db, () => 'token', { accessTokenTtlMs: 900_000, refreshTokenTtlMs: 86_400_000, maxSessionsPerAccount: 10 })
+// No lockout: every wrong password is checked in full, as an account's first few are.
+const auth = new AuthService(db, sessions, new LoginFailureCounter(Infinity), (email) => email)
 await auth.register({ email: 'real@example.com', password: 'correct-horse' })
 await auth.warm()
 

@@ -70,7 +70,7 @@ try {
     const rows = await storage.db.insertInto('inbox')
       .values(Array.from({ length: INBOXES }, (_, i) => ({ address: `bench${i}@bench.tempbox.local`, local_part: `bench${i}`, domain: 'bench.tempbox.local', created_at: now, expires_at: now + 86_400_000 })))
       .returning('id').execute()
-    const write = storage.messageWriter({ databasePath: '', maxDatabaseBytes: 0, minFreeDiskBytes: 0, maxMessagesPerInbox: 1e9, maxInboxBytes: 1e12 })
+    const write = storage.messageWriter({ databasePath: '', maxDatabaseBytes: 0, minFreeDiskBytes: 0, maxMessagesPerInbox: 1e9, maxInboxBytes: 1e12, textHeadChars: 256 * 1024 })
     targets.push({ name, storage, write, inboxIds: rows.map((r) => Number(r.id)), ingest: [], server: [], bytesBefore: await databaseBytes(storage), written: 0 })
   }
   let n = 0
