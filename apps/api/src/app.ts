@@ -3,9 +3,8 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { AccessLog } from './access-log.js'
 import { lazyChildLogger } from './lazy-child-logger.js'
 import { storageConfig, type Config } from './config.js'
-import { engineOf } from '@tempbox/db'
-import { localGlobalState, NO_PEERS, type GlobalState } from './global-state.js'
-import { postgresGlobalState } from './postgres-global-state.js'
+import type { SharedState } from './shared-state/shared-state.js'
+import { openSharedState } from './shared-state/open-shared-state.js'
 import { clientKey } from '@tempbox/ip'
 import { redactUrl } from './redact-url.js'
 import { fastifyTrustProxy } from './trust-proxy.js'
@@ -36,7 +35,7 @@ import analyticsRoutes from './routes/analytics/index.js'
 declare module 'fastify' {
   interface FastifyInstance {
     config: Config
-    globalState: GlobalState
+    sharedState: SharedState
   }
 }
 
@@ -45,10 +44,10 @@ export type App = FastifyInstance<RawServerDefault, RawRequestDefaultExpression,
 
 /**
  * Builds the HTTP app (plugins, then routes); never listens, so tests inject requests directly.
- * `globalState` is this process's own unless a cluster worker hands in the primary's; on PostgreSQL it is the
- * database's (see global-state.ts).
+ * `sharedState` is a cluster worker's, handed in; else this process's own, or on PostgreSQL the database's
+ * (shared-state/open-shared-state.ts).
  */
-export async function buildApp(config: Config, globalState?: GlobalState): Promise<App> {
+export async function buildApp(config: Config, sharedState?: SharedState): Promise<App> {
   const options: FastifyServerOptions = {
     logger: config.logLevel === 'silent' ? false : {
       level: config.logLevel,
@@ -67,16 +66,8 @@ export async function buildApp(config: Config, globalState?: GlobalState): Promi
   await app.register(errorHandler)
   await app.register(securityHeaders)
   await app.register(dbPlugin, { storage: storageConfig(config) })
-  // On PostgreSQL the shared state is the database's, for every process of every node; the peers handed in (a
-  // cluster worker's) still reach this host's other workers.
-  const state =
-    engineOf(app.db) === 'postgres'
-      ? {
-          ...postgresGlobalState(app.db, config, globalState?.peers ?? NO_PEERS, (message, err) => app.log.error({ err }, message)),
-          streamPlaces: globalState?.streamPlaces,
-        }
-      : (globalState ?? localGlobalState(config))
-  app.decorate('globalState', state)
+  const state = openSharedState(app.db, config, sharedState, (message, err) => app.log.error({ err }, message))
+  app.decorate('sharedState', state)
   await app.register(metricsPlugin)
   // Per-route limits only (`config.rateLimit` on a route); counters live in memory (the primary's, with several
   // processes; PostgreSQL's on that engine) and expire with their window.
@@ -93,7 +84,7 @@ export async function buildApp(config: Config, globalState?: GlobalState): Promi
   await app.register(services)
   await app.register(sweeper)
   await app.register(webhooks)
-  // The one-per-service jobs (the sweep, webhook deliveries) run while this process leads (global-state.ts).
+  // The one-per-service jobs (the sweep, webhook deliveries) run while this process leads (shared-state/leadership.ts).
   app.addHook('onReady', () => state.leadership.start())
   app.addHook('preClose', () => state.leadership.stop())
 

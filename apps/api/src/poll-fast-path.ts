@@ -27,7 +27,7 @@ export function answerCachedPollsFirst(app: App): void {
   if (listeners.length !== 1) return
   const fastify = listeners[0]!
   const { config, inboxService: inboxes } = app
-  const blocked = blockedClients(app.globalState.missLimits, INBOX_GUESSES.scope)
+  const blocked = blockedClients(app.sharedState.missLimits, INBOX_GUESSES.scope)
   const durations = app.metrics.httpSeconds.route(POLL_ROUTE)
   const trustsProxy = config.trustProxy !== false
   // Node takes headers as one flat list in order; these are the route's, after the security set its onRequest gives.

@@ -13,8 +13,8 @@ if (config.apiProcesses > 1 && cluster.isPrimary) {
   await runPrimary(config)
 } else {
   const { buildApp } = await import('./app.js')
-  const globalState = cluster.isWorker ? (await import('./cluster/worker-state.js')).workerGlobalState() : undefined
-  const app = await buildApp(config, globalState)
+  const sharedState = cluster.isWorker ? (await import('./shared-state/cluster-state.js')).clusterWorkerState() : undefined
+  const app = await buildApp(config, sharedState)
   await app.listen({ host: config.host, port: config.port })
   let metricsServer: MetricsServer | null = null
   if (cluster.isWorker) {

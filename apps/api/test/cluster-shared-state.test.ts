@@ -9,11 +9,11 @@ import { loadConfig } from '../src/config.js'
 import errorHandler from '../src/plugins/error-handler.js'
 import { AnalyticsService } from '../src/services/analytics/analytics-service.js'
 import { IpcClient, serveIpc, UNAVAILABLE, type IpcMessage, type IpcPort } from '../src/cluster/ipc.js'
-import { PrimaryState } from '../src/cluster/primary-state.js'
-import { SharedAddressLimits } from '../src/cluster/shared-address-limits.js'
-import { sharedRateLimitStore } from '../src/cluster/shared-rate-limit-store.js'
-import { SharedVisitorSalts } from '../src/cluster/shared-visitor-salts.js'
-import { workerGlobalState } from '../src/cluster/worker-state.js'
+import { PrimaryState } from '../src/shared-state/cluster-primary-state.js'
+import { ClusterAddressLimits } from '../src/shared-state/cluster-address-limits.js'
+import { clusterRateLimitStore } from '../src/shared-state/cluster-rate-limit-store.js'
+import { ClusterVisitorSalts } from '../src/shared-state/cluster-visitor-salts.js'
+import { clusterWorkerState } from '../src/shared-state/cluster-state.js'
 import { deliver, generate } from './email-fixtures.js'
 import { rejection } from './app-error.js'
 
@@ -62,7 +62,7 @@ describe('address limits held by the primary', () => {
   const hour = (now: number) => now + 3_600_000
 
   it('counts addresses made through any worker against one hourly limit, with the single-process message', async () => {
-    const [a, b] = inMemoryCluster(2).clients.map((c) => new SharedAddressLimits(c))
+    const [a, b] = inMemoryCluster(2).clients.map((c) => new ClusterAddressLimits(c))
     const now = Date.now()
     await a!.reserve(ip, fresh(), hour(now), now)
     await b!.reserve(ip, fresh(), hour(now), now + 1)
@@ -74,14 +74,14 @@ describe('address limits held by the primary', () => {
   })
 
   it('lets only as many concurrent requests through as the limit allows', async () => {
-    const clients = inMemoryCluster(2).clients.map((c) => new SharedAddressLimits(c))
+    const clients = inMemoryCluster(2).clients.map((c) => new ClusterAddressLimits(c))
     const now = Date.now()
     const outcomes = await Promise.allSettled(Array.from({ length: 8 }, (_, i) => clients[i % 2]!.reserve(ip, fresh(), hour(now), now)))
     expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(3)
   })
 
   it('gives a place back when the address could not be created, and applies the active limit', async () => {
-    const [a, b] = inMemoryCluster(2, { ...LIMITS, maxActiveAddressesPerIp: 2, maxGeneratedPerHourPerIp: 100 }).clients.map((c) => new SharedAddressLimits(c))
+    const [a, b] = inMemoryCluster(2, { ...LIMITS, maxActiveAddressesPerIp: 2, maxGeneratedPerHourPerIp: 100 }).clients.map((c) => new ClusterAddressLimits(c))
     const now = Date.now()
     await a!.reserve(ip, fresh(), hour(now), now)
     await b!.reserve(ip, 'never@tempbox.test', hour(now), now)
@@ -96,7 +96,7 @@ describe('address limits held by the primary', () => {
 
   it('keeps no raw IP in the primary', async () => {
     const { state, clients } = inMemoryCluster(1)
-    await new SharedAddressLimits(clients[0]!).reserve(ip, fresh(), hour(Date.now()), Date.now())
+    await new ClusterAddressLimits(clients[0]!).reserve(ip, fresh(), hour(Date.now()), Date.now())
     const entries = (state.limiter as unknown as { entries: Map<string, unknown> }).entries
     expect(entries.size).toBe(1)
     expect([...entries.keys()].join()).not.toContain(ip)
@@ -104,9 +104,9 @@ describe('address limits held by the primary', () => {
 
   it('fails closed with 503 when the primary does not answer or is gone', async () => {
     const now = Date.now()
-    const stuck = await rejection(new SharedAddressLimits(orphanClient(50)).reserve(ip, fresh(), hour(now), now))
+    const stuck = await rejection(new ClusterAddressLimits(orphanClient(50)).reserve(ip, fresh(), hour(now), now))
     expect(stuck).toMatchObject({ statusCode: 503, code: 'unavailable', message: UNAVAILABLE })
-    const gone = await rejection(new SharedAddressLimits(orphanClient(60_000, true)).reserve(ip, fresh(), hour(now), now))
+    const gone = await rejection(new ClusterAddressLimits(orphanClient(60_000, true)).reserve(ip, fresh(), hour(now), now))
     expect(gone).toMatchObject({ statusCode: 503, code: 'unavailable' })
   })
 })
@@ -122,7 +122,7 @@ describe('@fastify/rate-limit counters held by the primary', () => {
     const app = Fastify()
     apps.push(app)
     await app.register(errorHandler)
-    await app.register(rateLimit, { global: false, store: sharedRateLimitStore(ipc) })
+    await app.register(rateLimit, { global: false, store: clusterRateLimitStore(ipc) })
     app.post('/api/contact', { config: { rateLimit: { max: 3, timeWindow: '1 minute' } } }, async () => ({ ok: true }))
     app.post('/api/other', { config: { rateLimit: { max: 3, timeWindow: '1 minute' } } }, async () => ({ ok: true }))
     await app.ready()
@@ -155,7 +155,7 @@ describe('@fastify/rate-limit counters held by the primary', () => {
 describe('analytics visitor salt held by the primary', () => {
   it('hashes one visitor alike in every worker, and differently the next day', async () => {
     const { clients } = inMemoryCluster(2)
-    const [a, b] = clients.map((c) => new AnalyticsService(null as never, async () => null, new SharedVisitorSalts(c)))
+    const [a, b] = clients.map((c) => new AnalyticsService(null as never, async () => null, new ClusterVisitorSalts(c)))
     const day = Date.UTC(2026, 0, 1, 12)
     const hash = await a!.visitorHash('203.0.113.9', 'UA', day)
     expect(await b!.visitorHash('203.0.113.9', 'UA', day + 60_000)).toBe(hash)
@@ -175,7 +175,7 @@ describe('workers built on the primary (in one process, over one database file)'
     dir = mkdtempSync(join(tmpdir(), 'tempbox-cluster-'))
     const config = loadConfig({ DATABASE_PATH: join(dir, 'tempbox.sqlite'), DATA_DIR: dir, LOG_LEVEL: 'silent', WEB_DIST_DIR: '', ...env })
     const { clients } = inMemoryCluster(2, config)
-    for (const ipc of clients) apps.push(await buildApp(config, workerGlobalState(ipc)))
+    for (const ipc of clients) apps.push(await buildApp(config, clusterWorkerState(ipc)))
     await Promise.all(apps.map((a) => a.ready()))
     return apps as [App, App]
   }
@@ -184,7 +184,7 @@ describe('workers built on the primary (in one process, over one database file)'
     dir = mkdtempSync(join(tmpdir(), 'tempbox-cluster-'))
     const config = loadConfig({ DATABASE_PATH: join(dir, 'tempbox.sqlite'), DATA_DIR: dir, LOG_LEVEL: 'silent', WEB_DIST_DIR: '', MAX_STREAMS_PER_CLIENT: '2' })
     const { state, channels, clients } = inMemoryCluster(2, config)
-    for (const ipc of clients) apps.push(await buildApp(config, workerGlobalState(ipc)))
+    for (const ipc of clients) apps.push(await buildApp(config, clusterWorkerState(ipc)))
     await Promise.all(apps.map((app) => app.ready()))
     const [a, b] = apps as [App, App]
     const address = await generate(a)

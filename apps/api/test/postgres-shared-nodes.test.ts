@@ -49,13 +49,13 @@ describe('two API nodes on one PostgreSQL share', () => {
 
   it('the sweep: one node runs it, and the other once that one is gone', async () => {
     const [a, b] = await twoNodes('shared', apps)
-    const leading = () => [a, b].filter((app) => app.globalState.leadership.isLeading())
+    const leading = () => [a, b].filter((app) => app.sharedState.leadership.isLeading())
     await waitFor(() => leading().length === 1, 'one node leads')
     const [leader] = leading()
     const other = leader === a ? b : a
-    expect(other.globalState.leadership.isLeading()).toBe(false)
+    expect(other.sharedState.leadership.isLeading()).toBe(false)
     await leader!.close()
     apps.splice(apps.indexOf(leader!), 1)
-    await waitFor(() => other.globalState.leadership.isLeading(), 'the other node takes over')
+    await waitFor(() => other.sharedState.leadership.isLeading(), 'the other node takes over')
   })
 })

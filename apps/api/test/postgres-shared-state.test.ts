@@ -4,15 +4,15 @@ import { sql } from 'kysely'
 import type { Db } from '@tempbox/db'
 import { describe, expect, it, onTestFinished } from 'vitest'
 import errorHandler from '../src/plugins/error-handler.js'
-import { postgresGlobalState } from '../src/postgres-global-state.js'
+import { postgresSharedState } from '../src/shared-state/postgres-state.js'
 import { AnalyticsService } from '../src/services/analytics/analytics-service.js'
-import { PostgresVisitorSalts } from '../src/services/analytics/postgres-visitor-salts.js'
-import { PostgresLeadership } from '../src/services/jobs/postgres-leadership.js'
-import { PostgresAddressLimits } from '../src/services/limits/postgres-address-limits.js'
-import { PostgresMissLimits } from '../src/services/limits/postgres-miss-limits.js'
-import { postgresRateLimitStore } from '../src/services/limits/postgres-rate-limit-store.js'
-import { deriveKey } from '../src/services/limits/shared-key.js'
-import { NO_PEERS } from '../src/global-state.js'
+import { PostgresVisitorSalts } from '../src/shared-state/postgres-visitor-salts.js'
+import { PostgresLeadership } from '../src/shared-state/postgres-leadership.js'
+import { PostgresAddressLimits } from '../src/shared-state/postgres-address-limits.js'
+import { PostgresMissLimits } from '../src/shared-state/postgres-miss-limits.js'
+import { postgresRateLimitStore } from '../src/shared-state/postgres-rate-limit-store.js'
+import { deriveKey } from '../src/shared-state/client-keys.js'
+import { NO_PEERS } from '../src/shared-state/shared-state.js'
 import { usePostgres, waitFor } from './postgres-server.js'
 import { rejection } from './app-error.js'
 
@@ -156,7 +156,7 @@ describe('@fastify/rate-limit counters in PostgreSQL', () => {
       expect((await app.inject({ method: 'GET', url: '/limited', remoteAddress: IP })).statusCode).toBe(429)
       now += 60_000
       expect((await app.inject({ method: 'GET', url: '/limited', remoteAddress: IP })).statusCode).toBe(200)
-      const state = postgresGlobalState(db!, { jwtSecret: 'x'.repeat(32), maxActiveAddressesPerIp: 5, maxGeneratedPerHourPerIp: 100, guessLimitPerMinute: 3, loginFailuresPerAccount: 10 }, NO_PEERS, () => undefined)
+      const state = postgresSharedState(db!, { jwtSecret: 'x'.repeat(32), maxActiveAddressesPerIp: 5, maxGeneratedPerHourPerIp: 100, guessLimitPerMinute: 3, loginFailuresPerAccount: 10 }, NO_PEERS, () => undefined)
       expect(await state.expire!(now + 60_000)).toBe(1)
     } finally {
       await app.close()
@@ -219,7 +219,7 @@ describe('the visitor salt of the day in PostgreSQL', () => {
 
   it('of a day without page views is deleted by the sweep', async () => {
     const [db] = await pg.pools(1)
-    const state = postgresGlobalState(db!, { jwtSecret: 'x'.repeat(32), maxActiveAddressesPerIp: 5, maxGeneratedPerHourPerIp: 100, guessLimitPerMinute: 3, loginFailuresPerAccount: 10 }, NO_PEERS, () => undefined)
+    const state = postgresSharedState(db!, { jwtSecret: 'x'.repeat(32), maxActiveAddressesPerIp: 5, maxGeneratedPerHourPerIp: 100, guessLimitPerMinute: 3, loginFailuresPerAccount: 10 }, NO_PEERS, () => undefined)
     await state.visitorSalts.forDay('2026-11-23')
     expect(await state.expire!(Date.parse('2026-11-24T00:00:01Z'))).toBe(1)
     expect((await sql<{ n: number }>`SELECT count(*)::int AS n FROM visitor_salt`.execute(db!)).rows[0]!.n).toBe(0)

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { clientKey } from '@tempbox/ip'
-import type { MissLimits } from '../services/limits/miss-limiter.js'
+import type { MissLimits } from '../shared-state/shared-state.js'
 
 /** Blocked clients this process remembers per scope; more are still refused, by asking the shared counter again. */
 const MAX_REMEMBERED_BLOCKS = 10_000
@@ -44,7 +44,7 @@ export function blockedClients(limits: MissLimits, scope: string): ReadonlyMap<s
 }
 
 /**
- * Makes guessing names cost: every miss a client gets from these routes is counted (app.globalState.missLimits,
+ * Makes guessing names cost: every miss a client gets from these routes is counted (app.sharedState.missLimits,
  * shared by all API processes), and past the limit it gets 429 with Retry-After on the routes `appliesTo` names. A
  * client asking only for names it knows never misses — a deleted message of its own inbox is not a miss — so it is
  * never slowed. Hooks go on `app`'s own context, so only the routes registered in it are covered.
@@ -52,7 +52,7 @@ export function blockedClients(limits: MissLimits, scope: string): ReadonlyMap<s
 export function limitGuesses(app: FastifyInstance, options: GuessLimitOptions): void {
   const { scope, message, appliesTo, isMiss } = options
   // Blocks this process has been told of, so a blocked client's requests are refused without asking the primary.
-  const blockedUntil = blocksOf(app.globalState.missLimits, scope)
+  const blockedUntil = blocksOf(app.sharedState.missLimits, scope)
 
   const refuse = (reply: FastifyReply, waitMs: number) => {
     const seconds = Math.max(1, Math.ceil(waitMs / 1000))
@@ -77,7 +77,7 @@ export function limitGuesses(app: FastifyInstance, options: GuessLimitOptions): 
   const countMiss = async (request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> => {
     const key = clientKey(request.ip)
     const now = Date.now()
-    const waitMs = await app.globalState.missLimits.miss(scope, key, now)
+    const waitMs = await app.sharedState.missLimits.miss(scope, key, now)
     if (waitMs <= 0) return payload
     if (blockedUntil.size >= MAX_REMEMBERED_BLOCKS) {
       for (const [k, t] of blockedUntil) if (t <= now) blockedUntil.delete(k)

@@ -7,8 +7,7 @@ import { systemLookup, type LookupHost } from '../services/webhooks/webhook-targ
 import { AuthService } from '../services/accounts/auth-service.js'
 import { SetupService } from '../services/accounts/setup-service.js'
 import { SessionService } from '../services/accounts/session-service.js'
-import { accountKey } from '../services/limits/login-failures.js'
-import { deriveKey } from '../services/limits/shared-key.js'
+import { accountKey, deriveKey } from '../shared-state/client-keys.js'
 import { AnalyticsService } from '../services/analytics/analytics-service.js'
 import { DeliveryLogService } from '../services/deliveries/delivery-log-service.js'
 
@@ -34,14 +33,14 @@ declare module 'fastify' {
  */
 export default fp(
   async (app) => {
-    const { config, globalState } = app
+    const { config, sharedState } = app
     const watcher = new MailWatcher(app.db, app.storage)
     await watcher.start()
     app.addHook('onClose', async () => {
       watcher.stop()
     })
     const inboxes = new InboxService(
-      app.db, config, watcher, globalState.addressLimits, globalState.peers, (message, err) => app.log.error({ err }, message),
+      app.db, config, watcher, sharedState.addressLimits, sharedState.peers, (message, err) => app.log.error({ err }, message),
     )
     app.decorate('mailWatcher', watcher)
     app.decorate('inboxService', inboxes)
@@ -56,13 +55,13 @@ export default fp(
     const sessions = new SessionService(app.db, (user, sessionId) => app.signToken(user, sessionId), config)
     app.decorate('sessionService', sessions)
     const accountKeys = deriveKey(config.jwtSecret, 'login-account')
-    const auth = new AuthService(app.db, sessions, globalState.loginFailures, (email) => accountKey(accountKeys, email))
+    const auth = new AuthService(app.db, sessions, sharedState.loginFailures, (email) => accountKey(accountKeys, email))
     app.addHook('onReady', () => auth.warm())
     app.decorate('authService', auth)
     app.decorate('setupService', new SetupService(app.db, config.adminSetupKey, config.showSetupKey))
 
     const countryOf = async (ip: string) => (await app.geoip.lookup(ip))?.countryName ?? null
-    app.decorate('analyticsService', new AnalyticsService(app.db, countryOf, globalState.visitorSalts))
+    app.decorate('analyticsService', new AnalyticsService(app.db, countryOf, sharedState.visitorSalts))
   },
   { name: 'services', dependencies: ['db', 'geoip', 'auth'] },
 )

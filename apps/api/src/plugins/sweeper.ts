@@ -9,13 +9,13 @@ import { deleteExpiredSessions } from '../repositories/session-repository.js'
  */
 export default fp(
   async (app) => {
-    const { globalState } = app
+    const { sharedState } = app
     const run = async () => {
       try {
         const now = Date.now()
         const removed = await app.inboxService.sweep(now)
         if (removed > 0) app.log.info(`[sweep] removed ${removed} expired address(es)`)
-        await globalState.expire?.(now)
+        await sharedState.expire?.(now)
         await deleteExpiredSessions(app.db, now)
         await purgeIssuedAddresses(app.db, now)
       } catch (err) {
@@ -28,7 +28,7 @@ export default fp(
       if (!running) running = run().finally(() => (running = null))
       return running
     }
-    globalState.leadership.whileLeading({
+    sharedState.leadership.whileLeading({
       start: async () => {
         await tick()
         timer = setInterval(() => void tick(), app.config.sweepIntervalMs)

@@ -12,7 +12,7 @@ const DELIVERY_BUSY_TIMEOUT_MS = 200
 
 /**
  * Webhooks per inbox. Queued deliveries are made by one loop for the whole service, in the process that also sweeps
- * (global-state.ts, Leadership): several loops would only race each other for the same rows.
+ * (shared-state/leadership.ts): several loops would only race each other for the same rows.
  */
 export default fp(
   async (app) => {
@@ -21,7 +21,7 @@ export default fp(
     await setQueueCaps(app.db, webhooks.maxQueued, webhooks.maxQueuedPerInbox)
     const lookupHost = (host: string) => app.webhookDns.lookup(host)
     let running: { deliverer: WebhookDeliverer; storage: Storage } | null = null
-    app.globalState.leadership.whileLeading({
+    app.sharedState.leadership.whileLeading({
       start: () => {
         // A connection of the loop's own: it waits only briefly for the write lock (see DELIVERY_BUSY_TIMEOUT_MS), and its
         // commits skip the fsync (SQLite synchronous=NORMAL, PostgreSQL synchronous_commit=off: that never risks the

@@ -42,7 +42,7 @@ import { findAttachment, listAttachments } from '../../repositories/attachment-r
 import { deleteIfBurnsOnRead } from '../../repositories/burn-repository.js'
 import { burnOf, type Burn } from './address-lifetime.js'
 import { parseAddress, randomLocalPart, validateLocalPart } from './address.js'
-import type { AddressLimits } from '../limits/ip-limits.js'
+import type { AddressLimits } from '../../shared-state/shared-state.js'
 import { attachmentUrl, buildSummary, fallbackSummary, listRowOf, toFullMessage } from '../messages/message-view.js'
 import { isBlankUtf8, resolveAttachmentRefBytes, spliceJsonStrings, spliceMark } from '../messages/json-bytes.js'
 import { deriveColumns, isDerived } from '../messages/derive-on-read.js'
@@ -51,7 +51,7 @@ import { ByteBudgetCache } from './byte-budget-cache.js'
 import { findMessageAuth } from '../../repositories/message-auth-repository.js'
 import { toMessageAuth } from '../messages/message-auth-view.js'
 import type { MailWatcher } from '../messages/mail-watcher.js'
-import type { Peers } from '../../global-state.js'
+import type { Peers } from '../../shared-state/shared-state.js'
 
 const INBOX_NOT_FOUND = 'This address does not exist or has expired. Generate a new one.'
 const ADDRESS_RETIRED =

@@ -55,7 +55,7 @@ const localSlots = new WeakMap<object, StreamSlots>()
 export async function takeStreamSlot(app: FastifyInstance, request: FastifyRequest, reply: FastifyReply): Promise<() => void> {
   const max = app.config.maxStreamsPerClient
   // Keyed by the server: each route plugin sees an app object of its own, and the places are the whole app's.
-  let places: StreamPlaces | undefined = app.globalState.streamPlaces ?? localSlots.get(app.server)
+  let places: StreamPlaces | undefined = app.sharedState.streamPlaces ?? localSlots.get(app.server)
   if (!places) localSlots.set(app.server, (places = new StreamSlots(max)))
   const client = clientKey(request.ip)
   if (!(await places.take(client))) {

@@ -1,5 +1,6 @@
 import { createHmac, randomBytes } from 'node:crypto'
-import { AppError } from '../../errors.js'
+import type { AddressLimits } from './shared-state.js'
+import { activeLimitReached, hourlyLimitReached } from './address-limit-errors.js'
 
 const HOUR_MS = 3_600_000
 
@@ -8,36 +9,6 @@ interface Entry {
   generated: number[]
   /** The end of each address this client made, by address: it counts as active until then. */
   activeUntil: Map<string, number>
-}
-
-/**
- * The per-client address limits as the inbox rules see them: an AddressLimiter in this process, one in the cluster's
- * primary reached over IPC (several API processes on one host), or PostgreSQL's tables (several nodes on PostgreSQL).
- * Reserving checks and counts in one step, so two requests from one client racing through different processes cannot
- * both take the last place. A place is held by address, so it follows that address's end whoever changes it.
- */
-export interface AddressLimits {
-  /** Counts `address` (about to be made, ending at `expiresAt`) for `ip`, or throws the 429 AppError when none is allowed now. */
-  reserve(ip: string, address: string, expiresAt: number, now: number): void | Promise<void>
-  /** Gives back a reservation whose address could not be created after all. */
-  release(ip: string, address: string, now: number): void | Promise<void>
-  /**
-   * The address now ends at `expiresAt` (a burn, a longer keep, or `now` when released or burned): its active place is
-   * held until then. The hourly count stays: creating and releasing in a loop must not get round the per-hour limit.
-   */
-  moveEnd(address: string, expiresAt: number): void | Promise<void>
-  /** Drops what no longer limits anything (called by the sweeper). */
-  sweep(now: number): void
-}
-
-/** The 429 a client gets past the hourly limit, whichever limiter counts. */
-export function hourlyLimitReached(maxPerHour: number): AppError {
-  return new AppError('rate_limited', `You can create at most ${maxPerHour} addresses per hour. Please try again later.`)
-}
-
-/** The 429 a client gets with every active place taken, whichever limiter counts. */
-export function activeLimitReached(maxActive: number): AppError {
-  return new AppError('too_many_active_addresses', `You already have ${maxActive} active addresses. Release one you no longer need, or wait until one expires.`)
 }
 
 /**

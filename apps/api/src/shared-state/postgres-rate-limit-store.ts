@@ -1,7 +1,7 @@
 import type { FastifyRateLimitStore, FastifyRateLimitStoreCtor } from '@fastify/rate-limit'
 import type { Db } from '@tempbox/db'
-import { hitWindow, type PastMax } from '../../repositories/window-counter-repository.js'
-import { hashClient } from './shared-key.js'
+import { hitWindow, type PastMax } from '../repositories/window-counter-repository.js'
+import { hashClient } from './client-keys.js'
 
 type IncrCallback = Parameters<FastifyRateLimitStore['incr']>[1]
 

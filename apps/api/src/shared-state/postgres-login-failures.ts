@@ -1,7 +1,7 @@
 import { sql } from 'kysely'
 import type { Db } from '@tempbox/db'
-import { hitWindow } from '../../repositories/window-counter-repository.js'
-import { LOGIN_FAILURE_WINDOW_MS, type LoginFailures } from './login-failures.js'
+import { hitWindow } from '../repositories/window-counter-repository.js'
+import { LOGIN_FAILURE_WINDOW_MS, type LoginFailures } from './shared-state.js'
 
 const SCOPE = 'login-account'
 

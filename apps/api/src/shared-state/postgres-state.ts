@@ -1,16 +1,16 @@
 import type { Db } from '@tempbox/db'
-import type { Config } from './config.js'
-import type { GlobalState, Peers } from './global-state.js'
-import { deleteSaltsBefore } from './repositories/visitor-salt-repository.js'
-import { deleteEndedWindows } from './repositories/window-counter-repository.js'
-import { dayOf } from './services/analytics/analytics-service.js'
-import { PostgresVisitorSalts } from './services/analytics/postgres-visitor-salts.js'
-import { PostgresLeadership, type LeadershipTiming } from './services/jobs/postgres-leadership.js'
-import { PostgresAddressLimits } from './services/limits/postgres-address-limits.js'
-import { PostgresMissLimits } from './services/limits/postgres-miss-limits.js'
-import { PostgresLoginFailures } from './services/limits/postgres-login-failures.js'
-import { postgresRateLimitStore } from './services/limits/postgres-rate-limit-store.js'
-import { deriveKey } from './services/limits/shared-key.js'
+import type { Config } from '../config.js'
+import type { SharedState, Peers } from './shared-state.js'
+import { deleteSaltsBefore } from '../repositories/visitor-salt-repository.js'
+import { deleteEndedWindows } from '../repositories/window-counter-repository.js'
+import { dayOf } from '../services/analytics/analytics-service.js'
+import { PostgresVisitorSalts } from './postgres-visitor-salts.js'
+import { PostgresLeadership, type LeadershipTiming } from './postgres-leadership.js'
+import { PostgresAddressLimits } from './postgres-address-limits.js'
+import { PostgresMissLimits } from './postgres-miss-limits.js'
+import { PostgresLoginFailures } from './postgres-login-failures.js'
+import { postgresRateLimitStore } from './postgres-rate-limit-store.js'
+import { deriveKey } from './client-keys.js'
 
 /** A node that does not lead tries for the lock this often; the leader checks its lock's connection as often. */
 const LEADERSHIP_TIMING: LeadershipTiming = { retryMs: 5_000, checkMs: 5_000 }
@@ -22,13 +22,13 @@ const LEADERSHIP_TIMING: LeadershipTiming = { retryMs: 5_000, checkMs: 5_000 }
  * JWT_SECRET, which every node shares. `peers` stay what the caller has (same-host workers); across nodes deletions,
  * read-state changes and inbox updates travel by the database's notifications.
  */
-export function postgresGlobalState(
+export function postgresSharedState(
   db: Db,
   config: Pick<Config, 'jwtSecret' | 'maxActiveAddressesPerIp' | 'maxGeneratedPerHourPerIp' | 'guessLimitPerMinute' | 'loginFailuresPerAccount'>,
   peers: Peers,
   onError: (message: string, err: unknown) => void,
   timing: LeadershipTiming = LEADERSHIP_TIMING,
-): GlobalState {
+): SharedState {
   const clientKeys = deriveKey(config.jwtSecret, 'client-key')
   const addressLimits = new PostgresAddressLimits(db, clientKeys, config.maxActiveAddressesPerIp, config.maxGeneratedPerHourPerIp)
   return {

@@ -1,7 +1,7 @@
 import { createHmac, randomBytes } from 'node:crypto'
 import type { Db } from '@tempbox/db'
-import { saltOfDay } from '../../repositories/visitor-salt-repository.js'
-import type { VisitorSalts } from './visitor-salt.js'
+import { saltOfDay } from '../repositories/visitor-salt-repository.js'
+import type { VisitorSalts } from './shared-state.js'
 
 /**
  * The salt of the day shared through PostgreSQL, so every API node hashes a visitor alike: the first node to need a

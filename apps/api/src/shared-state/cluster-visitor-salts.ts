@@ -1,8 +1,8 @@
-import type { VisitorSalts } from '../services/analytics/visitor-salt.js'
-import type { IpcClient } from './ipc.js'
+import type { VisitorSalts } from './shared-state.js'
+import type { IpcClient } from '../cluster/ipc.js'
 
 /** The analytics salt of the day from the primary, asked once a day per worker, so all workers hash a visitor alike. */
-export class SharedVisitorSalts implements VisitorSalts {
+export class ClusterVisitorSalts implements VisitorSalts {
   private current: { day: string; salt: Promise<Buffer> } | null = null
 
   constructor(private readonly ipc: IpcClient) {}

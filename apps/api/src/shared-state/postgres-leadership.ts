@@ -1,5 +1,5 @@
 import type { Db } from '@tempbox/db'
-import { advisoryUnlock, ping, tryAdvisoryLock } from '../../repositories/service-lock-repository.js'
+import { advisoryUnlock, ping, tryAdvisoryLock } from '../repositories/service-lock-repository.js'
 import { Leadership } from './leadership.js'
 
 /** The advisory lock whose holder runs the one-per-service jobs. */

@@ -1,10 +1,10 @@
 import type { Config } from '../config.js'
-import { AddressLimiter } from '../services/limits/ip-limits.js'
-import { MissCounter } from '../services/limits/miss-limiter.js'
-import { LoginFailureCounter } from '../services/limits/login-failures.js'
-import { DailySalt } from '../services/analytics/visitor-salt.js'
-import { sendEvent, type IpcHandlers, type IpcPort } from './ipc.js'
-import { RateLimitCounters } from './shared-rate-limit-store.js'
+import { AddressLimiter } from './in-process-address-limits.js'
+import { MissCounter } from './in-process-miss-limits.js'
+import { LoginFailureCounter } from './in-process-login-failures.js'
+import { DailySalt } from './in-process-visitor-salts.js'
+import { sendEvent, type IpcHandlers, type IpcPort } from '../cluster/ipc.js'
+import { RateLimitCounters } from './cluster-rate-limit-store.js'
 import { StreamSlots } from '../services/limits/stream-slots.js'
 
 /**

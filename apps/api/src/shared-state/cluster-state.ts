@@ -1,22 +1,22 @@
-import type { GlobalState } from '../global-state.js'
-import { IpcClient, processPort } from './ipc.js'
-import { FixedLeadership } from '../services/jobs/leadership.js'
-import { ROLE_ENV } from './protocol.js'
-import { SharedAddressLimits } from './shared-address-limits.js'
-import { sharedRateLimitStore } from './shared-rate-limit-store.js'
-import { SharedVisitorSalts } from './shared-visitor-salts.js'
+import type { SharedState } from './shared-state.js'
+import { IpcClient, processPort } from '../cluster/ipc.js'
+import { FixedLeadership } from './leadership.js'
+import { ROLE_ENV } from '../cluster/protocol.js'
+import { ClusterAddressLimits } from './cluster-address-limits.js'
+import { clusterRateLimitStore } from './cluster-rate-limit-store.js'
+import { ClusterVisitorSalts } from './cluster-visitor-salts.js'
 
 /** A cluster worker's global state: everything that must be one for the service is asked of the primary. */
-export function workerGlobalState(ipc: IpcClient = new IpcClient(processPort())): GlobalState {
+export function clusterWorkerState(ipc: IpcClient = new IpcClient(processPort())): SharedState {
   return {
-    addressLimits: new SharedAddressLimits(ipc),
+    addressLimits: new ClusterAddressLimits(ipc),
     missLimits: { miss: (scope, client, now) => ipc.request('misses.count', { scope, client, now }) },
     loginFailures: {
       blocked: (account, now) => ipc.request('loginFailures.blocked', { account, now }),
       fail: (account, now) => ipc.request('loginFailures.fail', { account, now }),
     },
-    rateLimitStore: sharedRateLimitStore(ipc),
-    visitorSalts: new SharedVisitorSalts(ipc),
+    rateLimitStore: clusterRateLimitStore(ipc),
+    visitorSalts: new ClusterVisitorSalts(ipc),
     peers: {
       messageDeleted: (inboxId, id) => ipc.request('peers.messageDeleted', { inboxId, id }),
       onMessageDeleted: (handler) => ipc.on('messageDeleted', ({ inboxId, id }) => handler(inboxId, id)),

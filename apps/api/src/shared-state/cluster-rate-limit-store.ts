@@ -1,8 +1,8 @@
 import { createHmac, randomBytes } from 'node:crypto'
 import { createRequire } from 'node:module'
 import type { FastifyRateLimitStore, FastifyRateLimitStoreCtor } from '@fastify/rate-limit'
-import type { IpcClient } from './ipc.js'
-import type { RateLimitCount, RateLimitIncrement } from './protocol.js'
+import type { IpcClient } from '../cluster/ipc.js'
+import type { RateLimitCount, RateLimitIncrement } from '../cluster/protocol.js'
 
 type IncrCallback = Parameters<FastifyRateLimitStore['incr']>[1]
 
@@ -19,8 +19,8 @@ interface StoreParams {
  * route's limit holds for a client whichever worker each of its connections lands on. When the primary does not
  * answer, `incr` fails with the 503 AppError and the plugin (skipOnError false) refuses the request.
  */
-export function sharedRateLimitStore(ipc: IpcClient): FastifyRateLimitStoreCtor {
-  class SharedRateLimitStore implements FastifyRateLimitStore {
+export function clusterRateLimitStore(ipc: IpcClient): FastifyRateLimitStoreCtor {
+  class ClusterRateLimitStore implements FastifyRateLimitStore {
     private readonly namespace: string
     private readonly continueExceeding: boolean
     private readonly exponentialBackoff: boolean
@@ -44,10 +44,10 @@ export function sharedRateLimitStore(ipc: IpcClient): FastifyRateLimitStoreCtor 
     }
 
     child(routeOptions: object): FastifyRateLimitStore {
-      return new SharedRateLimitStore(routeOptions as StoreParams)
+      return new ClusterRateLimitStore(routeOptions as StoreParams)
     }
   }
-  return SharedRateLimitStore as unknown as FastifyRateLimitStoreCtor
+  return ClusterRateLimitStore as unknown as FastifyRateLimitStoreCtor
 }
 
 interface LocalStoreInstance {

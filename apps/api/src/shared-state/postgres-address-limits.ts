@@ -1,7 +1,8 @@
 import type { Db } from '@tempbox/db'
-import { deleteSlot, deleteSpentSlots, moveSlotEnd, reserveSlot, type SlotLimits } from '../../repositories/address-limit-repository.js'
-import { activeLimitReached, hourlyLimitReached, type AddressLimits } from './ip-limits.js'
-import { hashClient } from './shared-key.js'
+import { deleteSlot, deleteSpentSlots, moveSlotEnd, reserveSlot, type SlotLimits } from '../repositories/address-limit-repository.js'
+import { activeLimitReached, hourlyLimitReached } from './address-limit-errors.js'
+import type { AddressLimits } from './shared-state.js'
+import { hashClient } from './client-keys.js'
 
 /**
  * The per-client address limits in PostgreSQL, so they hold across every API node: the same limits and answers as

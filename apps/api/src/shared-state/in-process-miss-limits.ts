@@ -1,14 +1,6 @@
 import { createHmac, randomBytes } from 'node:crypto'
 
-/**
- * Counts a client's misses (answers 404 to names it guessed) per scope, so guessing inbox addresses or short-link
- * codes costs time while reading what you know costs nothing. The one-process version is MissCounter; cluster workers
- * ask the primary's (src/cluster); on PostgreSQL every node counts in the database (PostgresMissLimits).
- */
-export interface MissLimits {
-  /** Counts one miss; the milliseconds until `client` may guess again once it is over the limit, else 0. */
-  miss(scope: string, client: string, now: number): number | Promise<number>
-}
+import type { MissLimits } from './shared-state.js'
 
 interface Window {
   count: number

@@ -13,3 +13,8 @@ export function deriveKey(secret: string, purpose: string): Buffer {
 export function hashClient(key: Buffer, client: string): Buffer {
   return createHmac('sha256', key).update(client).digest().subarray(0, 16)
 }
+
+/** The key an account is counted under: an HMAC under a key derived from JWT_SECRET (deriveKey). */
+export function accountKey(key: Buffer, normalisedEmail: string): string {
+  return createHmac('sha256', key).update(normalisedEmail).digest('base64url')
+}

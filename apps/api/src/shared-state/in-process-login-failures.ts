@@ -1,24 +1,4 @@
-import { createHmac } from 'node:crypto'
-
-/** Failed sign-ins are counted per account in windows of this length (issue 26). */
-export const LOGIN_FAILURE_WINDOW_MS = 15 * 60_000
-
-/**
- * Failed sign-ins counted per account, keyed by `accountKey` (an HMAC of the normalised email, so an unknown account
- * is counted exactly like a real one and the counters name nobody). One process counts in LoginFailureCounter, cluster
- * workers ask the primary's, PostgreSQL nodes count in the database (PostgresLoginFailures).
- */
-export interface LoginFailures {
-  /** The milliseconds until the account may be signed in to again (0: not throttled); counts nothing. */
-  blocked(account: string, now: number): number | Promise<number>
-  /** Counts one failed sign-in. */
-  fail(account: string, now: number): void | Promise<void>
-}
-
-/** The key an account is counted under: an HMAC under a key derived from JWT_SECRET (shared-key.ts's deriveKey). */
-export function accountKey(key: Buffer, normalisedEmail: string): string {
-  return createHmac('sha256', key).update(normalisedEmail).digest('base64url')
-}
+import { LOGIN_FAILURE_WINDOW_MS, type LoginFailures } from './shared-state.js'
 
 interface Window {
   count: number

@@ -1,9 +1,6 @@
 import { randomBytes } from 'node:crypto'
 
-/** Where the analytics visitor hash gets its salt for a UTC day (`YYYY-MM-DD`). */
-export interface VisitorSalts {
-  forDay(day: string): Buffer | Promise<Buffer>
-}
+import type { VisitorSalts } from './shared-state.js'
 
 /**
  * A random salt that lives only in memory and is replaced when the day changes, so visitor hashes can't be linked

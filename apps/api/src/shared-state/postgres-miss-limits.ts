@@ -1,7 +1,7 @@
 import type { Db } from '@tempbox/db'
-import { hitWindow } from '../../repositories/window-counter-repository.js'
-import type { MissLimits } from './miss-limiter.js'
-import { hashClient } from './shared-key.js'
+import { hitWindow } from '../repositories/window-counter-repository.js'
+import type { MissLimits } from './shared-state.js'
+import { hashClient } from './client-keys.js'
 
 /**
  * Misses counted in PostgreSQL, so guessing is slowed however its requests are spread over API nodes: the same fixed

@@ -1,11 +1,11 @@
-import type { AddressLimits } from '../services/limits/ip-limits.js'
-import type { IpcClient } from './ipc.js'
+import type { AddressLimits } from './shared-state.js'
+import type { IpcClient } from '../cluster/ipc.js'
 
 /**
  * A worker's view of the per-client address limits, which the primary keeps in its one AddressLimiter: each reserve
  * checks and counts there in one step, so clients cannot exceed a limit by spreading requests over workers.
  */
-export class SharedAddressLimits implements AddressLimits {
+export class ClusterAddressLimits implements AddressLimits {
   constructor(private readonly ipc: IpcClient) {}
 
   reserve(ip: string, address: string, expiresAt: number, now: number): Promise<void> {
