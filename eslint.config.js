@@ -68,8 +68,9 @@ export default defineConfig(
     languageOptions: { globals: { ...globals.browser } },
   },
 
-  // Boundaries: apps never import another app (sources or tests), web features never import each other. Imports are resolved as TypeScript resolves them, and an import
-  // that does not resolve is itself an error, so a boundary cannot be passed by a path the resolver fails on.
+  // Boundaries: apps never import another app (sources or tests), web features never import each other, and the web's
+  // layout and shared code (components, lib, stores) import no feature. Imports resolve as TypeScript resolves them, and
+  // one that does not resolve is itself an error, so a boundary cannot be passed by a path the resolver fails on.
   {
     files: ['**/*.{ts,tsx,js,mjs}'],
     plugins: { 'import-x': importX },
@@ -95,6 +96,11 @@ export default defineConfig(
               except: [`./${feature}`],
               message: 'Web features never import each other: move what both need to src/lib or src/components.',
             })),
+            {
+              target: ['./apps/web/src/components', './apps/web/src/lib', './apps/web/src/stores'],
+              from: './apps/web/src/features',
+              message: 'Layout and shared web code import no feature: src/app puts features into the layout through its slots.',
+            },
           ],
         },
       ],

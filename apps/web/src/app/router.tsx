@@ -1,10 +1,10 @@
 import type { ComponentType } from 'react'
 import { createBrowserRouter, RouterProvider } from 'react-router'
-import { RootLayout } from '../components/layout/root-layout'
 import { ensureNamespaces } from '../lib/i18n'
 import { PageMeta } from '../components/page/page-meta'
 import type { PageKey } from '../components/page/use-page-meta'
 import { HomeRoute } from './routes/home'
+import { SiteLayout } from './site-layout'
 
 /** Every page but home is its own chunk, keeping the home page's first JavaScript small. */
 function page<M>(load: () => Promise<M>, pick: (m: M) => ComponentType, namespaces: readonly string[] = []) {
@@ -29,7 +29,7 @@ function withMeta(key: PageKey, Inner: ComponentType): ComponentType {
 const router = createBrowserRouter([
   {
     path: '/',
-    Component: RootLayout,
+    Component: SiteLayout,
     HydrateFallback: () => null,
     children: [
       { index: true, Component: HomeRoute },

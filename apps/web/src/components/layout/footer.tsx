@@ -1,12 +1,9 @@
+import type { ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link, useLocation } from 'react-router'
 import { useSiteEmails } from '../../lib/site-emails'
 import { SOCIAL_LINKS } from '../../lib/site-links'
-import { ThemeSelect } from '../../features/theme/components/theme-select'
-import { deferred } from './deferred'
 import { Logo } from './logo'
-
-const LanguagePicker = deferred(() => import('../../features/language/components/language-picker'), (m) => m.LanguagePicker, 'inline-block h-9 w-16')
 
 const QUICK_LINKS = [
   { key: 'tools', to: { pathname: '/', hash: '#tools' } },
@@ -31,7 +28,7 @@ function copyrightYear(pathname: string): number {
 
 const linkClass = 'rounded text-sm text-slate-700 hover:text-blue-700 hover:underline focus-visible:outline-2 focus-visible:outline-blue-600 dark:text-slate-300 dark:hover:text-blue-300'
 
-export function Footer() {
+export function Footer({ settings }: { settings?: ReactNode }) {
   const { t } = useTranslation('common')
   const { pathname } = useLocation()
   const { support } = useSiteEmails()
@@ -71,8 +68,7 @@ export function Footer() {
       <div className="mx-auto flex max-w-7xl flex-col items-center justify-between gap-3 border-t border-slate-200 px-4 py-4 text-sm text-slate-700 sm:flex-row dark:border-slate-800 dark:text-slate-300">
         <p>{t('footer.copyright', { year: copyrightYear(pathname), name: t('appName') })}</p>
         <div className="flex items-center gap-2">
-          <LanguagePicker variant="compact" />
-          <ThemeSelect />
+          {settings}
         </div>
       </div>
     </footer>

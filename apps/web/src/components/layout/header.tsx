@@ -1,25 +1,18 @@
+import type { ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import { NavLink } from 'react-router'
 import { useCurrentUser } from '../../lib/current-user'
-import { ensureNamespaces } from '../../lib/i18n'
-import { ThemeToggle } from '../../features/theme/components/theme-toggle'
 import { deferred } from './deferred'
 import { Logo } from './logo'
 import { NAV_LINKS } from './nav-links'
 import { StoreButtons } from './store-buttons'
 
-const AccountDialog = deferred(
-  () => Promise.all([import('../../features/auth/components/account-dialog'), ensureNamespaces(['account'])]),
-  ([m]) => m.AccountDialog,
-)
-const ApiKeysDialog = deferred(() => import('../../features/public-apis/components/api-keys-dialog'), (m) => m.ApiKeysDialog)
-const LanguagePicker = deferred(() => import('../../features/language/components/language-picker'), (m) => m.LanguagePicker, 'inline-block h-10 w-10 lg:w-32')
 const MobileMenu = deferred(() => import('./mobile-menu'), (m) => m.MobileMenu, 'inline-block size-10 md:hidden')
 
 const linkClass =
   'rounded-md px-3 py-2 text-sm font-medium text-slate-700 hover:bg-slate-100 hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-blue-600 dark:text-slate-200 dark:hover:bg-slate-800 dark:hover:text-white'
 
-export function Header() {
+export function Header({ actions, menuSettings }: { actions?: ReactNode; menuSettings?: ReactNode }) {
   const { t } = useTranslation('common')
   const { isAdmin } = useCurrentUser()
   const links = NAV_LINKS.filter((l) => !('isAdminOnly' in l) || isAdmin)
@@ -40,11 +33,8 @@ export function Header() {
         </nav>
         <div className="ms-auto flex items-center gap-1">
           <StoreButtons className="hidden xl:flex" />
-          <ApiKeysDialog />
-          <LanguagePicker variant="header" />
-          <ThemeToggle />
-          <AccountDialog />
-          <MobileMenu isAdmin={isAdmin} />
+          {actions}
+          <MobileMenu isAdmin={isAdmin} settings={menuSettings} />
         </div>
       </div>
     </header>

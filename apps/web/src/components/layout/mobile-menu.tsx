@@ -1,15 +1,14 @@
 import { Button, Dialog, DialogContent, DialogDescription, DialogTitle, DialogTrigger, Separator } from '@tempbox/ui'
 import { Menu } from 'lucide-react'
-import { useState } from 'react'
+import { useState, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
-import { LanguagePicker } from '../../features/language/components/language-picker'
 import { Logo } from './logo'
 import { NAV_LINKS } from './nav-links'
 import { StoreButtons } from './store-buttons'
 
 /** The side menu of small screens, with the header's links (spec §2). */
-export function MobileMenu({ isAdmin }: { isAdmin: boolean }) {
+export function MobileMenu({ isAdmin, settings }: { isAdmin: boolean; settings?: ReactNode }) {
   const { t } = useTranslation('common')
   const [isOpen, setIsOpen] = useState(false)
   const close = () => setIsOpen(false)
@@ -42,7 +41,7 @@ export function MobileMenu({ isAdmin }: { isAdmin: boolean }) {
           </ul>
         </nav>
         <Separator />
-        <LanguagePicker variant="full" />
+        {settings}
         <StoreButtons className="flex-col" />
       </DialogContent>
     </Dialog>
