@@ -127,12 +127,4 @@ export default defineConfig(
       'no-restricted-syntax': ['error', ...driverLoads, ...rawHandle, ...engineChecks],
     },
   },
-  {
-    // The API's choice of shared state, until it moves into its shared-state module (issue 27, under way).
-    files: ['apps/api/src/app.ts'],
-    rules: {
-      'no-restricted-imports': ['error', { patterns: [{ regex: DRIVER.source, message: DRIVER_MESSAGE }] }],
-      'no-restricted-syntax': ['error', ...driverLoads, ...rawHandle],
-    },
-  },
 )
