@@ -21,7 +21,6 @@ import {
   findViewBodyBytes,
   findViewTextBytes,
   type MessageViewRow,
-  findMessageBodies,
   findMessagesByIds,
   findViewHeaders,
   findViewText,
@@ -31,10 +30,8 @@ import {
   findListRowsByIds,
   setMessageRead,
   listInboxPage,
-  listContentIds,
   listMessagesAfter,
   maxInboxMessageId,
-  storeDerived,
   type ListRow,
   type MessageSummaryRow,
 } from '../../repositories/message-repository.js'
@@ -45,7 +42,6 @@ import { parseAddress, randomLocalPart, validateLocalPart } from './address.js'
 import type { AddressLimits } from '../../shared-state/shared-state.js'
 import { attachmentUrl, buildSummary, fallbackSummary, listRowOf, toFullMessage } from '../messages/message-view.js'
 import { isBlankUtf8, resolveAttachmentRefBytes, spliceJsonStrings, spliceMark } from '../messages/json-bytes.js'
-import { deriveColumns, isDerived } from '../messages/derive-on-read.js'
 import { Listing, ListingCache } from './inbox-listing.js'
 import { ByteBudgetCache } from './byte-budget-cache.js'
 import { findMessageAuth } from '../../repositories/message-auth-repository.js'
@@ -299,12 +295,6 @@ export class InboxService {
 
   /** The summary from what the listing reads of a message (a webhook payload reads no more). */
   summaryOfListRow(row: ListRow): MessageSummary {
-    // Rows reach here derived (at ingest, or by ensureDerived). One that is not (ingest of an older version) holds no
-    // bodies to derive from here: its envelope is shown, and its first read derives it.
-    return isDerived(row) ? this.listedSummary(row) : fallbackSummary(row)
-  }
-
-  private listedSummary(row: ListRow): MessageSummary {
     try {
       return buildSummary(row)
     } catch (error) {
@@ -318,37 +308,6 @@ export class InboxService {
     if (this.loggedFailures.size >= MAX_LOGGED_FAILURES) this.loggedFailures.clear()
     this.loggedFailures.add(id)
     this.logError(`[inbox] the view of message ${id} could not be built; it is shown without it`, error)
-  }
-
-  /**
-   * Messages stored before their view was derived at ingest (or by an older derivation) are derived now, once, and
-   * the result stored; the rows are updated in place. A failure leaves that row as it was (summary copes).
-   */
-  private async ensureDerived(rows: MessageSummaryRow[]): Promise<void> {
-    for (const row of rows) {
-      if (isDerived(row)) continue
-      try {
-        const bodies = await findMessageBodies(this.db, row.message_content_id)
-        const columns = deriveColumns({ subject: row.subject, ...bodies }, await listContentIds(this.db, row.message_content_id))
-        Object.assign(row, columns)
-        await storeDerived(this.db, row.message_content_id, columns)
-      } catch (error) {
-        this.viewFailed(row.id, error)
-      }
-    }
-  }
-
-  /** Listed rows stored before derivation at ingest: their whole rows are read, derived and stored, once. */
-  private async deriveListed(rows: ListRow[]): Promise<void> {
-    const stale = rows.filter((r) => !isDerived(r))
-    if (stale.length === 0) return
-    const whole = await findMessagesByIds(this.db, stale.map((r) => r.id))
-    await this.ensureDerived(whole)
-    const byId = new Map(whole.map((w) => [w.id, w]))
-    for (const r of stale) {
-      const w = byId.get(r.id)
-      if (w && isDerived(w)) Object.assign(r, { derived_version: w.derived_version, preview: w.preview, codes: w.codes, links: w.links })
-    }
   }
 
   /**
@@ -377,9 +336,8 @@ export class InboxService {
     if (searching) return this.searchPage(inbox, limit, before, conditions)
     const changesBefore = this.changes
     const { rows, more } = await listInboxPage(this.db, inbox.id, limit, before)
-    await this.deriveListed(rows)
     const body: InboxResponse = {
-      messages: rows.map((r) => this.listedSummary(r)),
+      messages: rows.map((r) => this.summaryOfListRow(r)),
       total: await countInboxMessages(this.db, inbox.id),
       unread: await countUnreadMessages(this.db, inbox.id),
       nextBefore: more ? String(rows[rows.length - 1]!.id) : null,
@@ -395,9 +353,8 @@ export class InboxService {
   private async searchPage(inbox: InboxRow, limit: number, before: number | null, conditions: readonly MessageCondition[]): Promise<Listing> {
     const found = await searchInboxPage(this.db, inbox.id, conditions, { limit, before, budgetMs: this.config.search.timeBudgetMs })
     const rows = (await findListRowsByIds(this.db, found.ids)).sort((a, b) => b.id - a.id)
-    await this.deriveListed(rows)
     const body: InboxResponse = {
-      messages: rows.map((r) => this.listedSummary(r)),
+      messages: rows.map((r) => this.summaryOfListRow(r)),
       total: found.total,
       unread: await countUnreadMessages(this.db, inbox.id),
       nextBefore: found.nextBefore === null ? null : String(found.nextBefore),
@@ -410,7 +367,6 @@ export class InboxService {
     const id = Number(rawId)
     const row = Number.isSafeInteger(id) ? await findMessage(this.db, inbox.id, id) : undefined
     if (!row) throw new AppError('message_not_found', 'This message does not exist. It may have been deleted.')
-    await this.ensureDerived([row])
     return row
   }
 
@@ -427,17 +383,13 @@ export class InboxService {
     const id = Number(rawId)
     const lean = Number.isSafeInteger(id) ? await findMessageForView(this.db, inbox.id, id) : undefined
     if (!lean) throw new AppError('message_not_found', 'This message does not exist. It may have been deleted.')
-    // A row stored before derivation at ingest is derived now, once, through its whole row (as every other read does).
-    const whole = isDerived(lean) ? null : await this.messageRow(inbox, rawId)
-    const row = whole ?? lean
-    const auth = toMessageAuth(await findMessageAuth(this.db, inbox.id, row.id))
-    const version = JSON.stringify([row.derived_version, auth])
-    const cached = this.views.get(row.id)
+    const auth = toMessageAuth(await findMessageAuth(this.db, inbox.id, lean.id))
+    const version = JSON.stringify([lean.derived_version, auth])
+    const cached = this.views.get(lean.id)
     if (cached?.version === version) return cached.body
     const body =
-      (whole === null ? await this.viewBytes(inbox, lean, auth, serialize) : null) ??
-      Buffer.from(serialize({ ...(await this.fullView(inbox, whole ?? (await this.messageRow(inbox, rawId)))), auth }))
-    this.views.set(row.id, { version, body })
+      (await this.viewBytes(inbox, lean, auth, serialize)) ?? Buffer.from(serialize({ ...(await this.fullView(inbox, await this.messageRow(inbox, rawId))), auth }))
+    this.views.set(lean.id, { version, body })
     return body
   }
 
@@ -469,12 +421,7 @@ export class InboxService {
     return spliceJsonStrings(serialize({ ...view, auth }), values)
   }
 
-  async fullMessageFromRow(inbox: InboxRow, row: MessageSummaryRow): Promise<FullMessage> {
-    await this.ensureDerived([row])
-    return this.fullView(inbox, row)
-  }
-
-  /** The whole view of a derived row: its text only up to the display limit, so a read costs the same for any size. */
+  /** The whole view of a row: its text only up to the display limit, so a read costs the same for any size. */
   private async fullView(inbox: InboxRow, row: MessageSummaryRow): Promise<FullMessage> {
     const text = await findViewText(this.db, row.message_content_id, this.config.messageTextMaxChars)
     const headers = await findViewHeaders(this.db, row.message_content_id)
@@ -537,9 +484,7 @@ export class InboxService {
 
   /** Messages newer than `afterId` (SSE catch-up after a reconnect). */
   async messagesAfter(inbox: InboxRow, afterId: number): Promise<MessageSummaryRow[]> {
-    const rows = await listMessagesAfter(this.db, inbox.id, afterId)
-    await this.ensureDerived(rows)
-    return rows
+    return listMessagesAfter(this.db, inbox.id, afterId)
   }
 
   async firstMessageAfter(inbox: InboxRow, afterId: number): Promise<MessageSummaryRow | undefined> {
@@ -553,7 +498,7 @@ export class InboxService {
 
   async fullMessagesByIds(inbox: InboxRow, ids: number[]): Promise<FullMessage[]> {
     const rows = (await findMessagesByIds(this.db, ids)).filter((r) => r.inbox_id === inbox.id)
-    return Promise.all(rows.map((row) => this.fullMessageFromRow(inbox, row)))
+    return Promise.all(rows.map((row) => this.fullView(inbox, row)))
   }
 
   async latestMessageId(inbox: InboxRow): Promise<number> {

@@ -83,8 +83,8 @@ function storedVerification(row: Pick<MessageSummaryRow, 'codes' | 'links'>): Ve
 }
 
 /**
- * One stored code: a CodeDetail, or a bare string from a row derived before details were kept (its next read derives
- * it again, see isDerived; this covers the read in between, e.g. a webhook payload).
+ * One stored code: a CodeDetail, or a bare string from a row derived before details were kept (migration
+ * 2026_11_28_000801 derives those again; this copes with any left, e.g. written by an older ingest meanwhile).
  */
 function storedCode(value: unknown): CodeDetail[] {
   if (typeof value === 'string') return [{ code: value, source: '', reason: 'digits_only', label: null, position: 0 }]

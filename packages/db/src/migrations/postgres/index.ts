@@ -15,6 +15,7 @@ import * as m280401 from './2026_11_28_000401_burn_restore.js'
 import * as m280501 from './2026_11_28_000501_delivery_log.js'
 import * as m280502 from './2026_11_28_000502_smtp_fault_state.js'
 import * as m280601 from './2026_11_28_000601_message_search_index.js'
+import * as m280801 from '../2026_11_28_000801_derive_stored_views.js'
 
 /**
  * PostgreSQL's migrations (see ../index.ts). The baseline is SQLite's schema as of 2026_11_24_001201; later changes
@@ -52,4 +53,6 @@ export const POSTGRES_MIGRATIONS: Record<string, Migration> = {
   '2026_11_28_000502_smtp_fault_state': m280502,
   // Its own file: pg_trgm GIN where SQLite has an FTS5 trigram table.
   '2026_11_28_000601_message_search_index': m280601,
+  // The same file as SQLite's: views stored once for rows from before (derive-backfill.ts).
+  '2026_11_28_000801_derive_stored_views': m280801,
 }
