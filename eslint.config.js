@@ -107,6 +107,13 @@ export default defineConfig(
     },
   },
 
+  // No import circles in the web app: in a cycle, load order decides which import is still undefined.
+  {
+    files: ['apps/web/src/**/*.{ts,tsx}'],
+    settings: { 'import-x/extensions': ['.ts', '.tsx'], 'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] } },
+    rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
+  },
+
   // The storage seam: packages/db is the only home of a database driver. Elsewhere no driver is imported (types
   // included), required or loaded with import(); and the apps' code holds no raw connection (the `sqlite` handle
   // createDb opens) — it asks packages/db for what it needs in its own words.
