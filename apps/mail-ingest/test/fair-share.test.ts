@@ -27,9 +27,15 @@ afterEach(async () => {
   }
 })
 
-/** A real server on its own connection to the test's file, with these settings. */
+/**
+ * A real server on its own connection to the test's file, with these settings. The limits are the SMTP thread's and
+ * the writer's, the same with parse workers or without (smtp-server.test.ts covers the workers): without them and the
+ * sender check, a server starts without loading five threads' code, which took most of this file's time.
+ */
 async function startServer(env: Record<string, string>): Promise<number> {
-  const config = loadConfig({ SMTP_PORT: '0', DATABASE_PATH: dbPath, DATABASE_URL: databaseUrl ?? '', MAIL_DOMAINS: DOMAIN, SMTP_INBOX_CACHE_MS: '0', ...env })
+  const config = loadConfig({
+    SMTP_PORT: '0', DATABASE_PATH: dbPath, DATABASE_URL: databaseUrl ?? '', MAIL_DOMAINS: DOMAIN, SMTP_INBOX_CACHE_MS: '0', MAIL_AUTH: 'off', SMTP_PARSE_WORKERS: '0', ...env,
+  })
   const own = openStorage(storageConfig(config))
   const ingest = createSmtpServer({ storage: own, config })
   servers.push({ ingest, storage: own })
