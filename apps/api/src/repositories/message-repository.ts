@@ -1,6 +1,6 @@
 /**
- * A message's reads and writes, one file per concern: listing and paging, the view's rows, the text part, derivation
- * at first read, read state and delete. Callers import them all from here.
+ * A message's reads and writes, one file per concern: listing and paging, the view's rows, the text part, read state
+ * and delete. Callers import them all from here.
  */
 export { findViewHeaders, VIEW_HEADER_LIMITS, type ViewHeader } from '@tempbox/db'
 export {
@@ -11,5 +11,4 @@ export {
   type MessageSummaryRow, type MessageViewRow,
 } from './message-view-repository.js'
 export { findViewText, findViewTextBytes, utf8Head, type ViewText, type ViewTextBytes } from './message-text-repository.js'
-export { findMessageBodies, listContentIds, storeDerived, type DerivedColumns } from './message-derive-repository.js'
 export { deleteMessage, setMessageRead } from './message-state-repository.js'

@@ -3,8 +3,7 @@ import { asUtf8Bytes, fullSource, hasHtml, selectMessagesWithContent, VIEW_HEADE
 
 /**
  * A message as its inbox holds it, with its (shared) content but none of its bodies: not the raw source (the download
- * reads it), nor the text and HTML, which can be megabytes each (the view reads a bounded text through findViewText;
- * a derivation reads them whole through findMessageBodies).
+ * reads it), nor the text and HTML, which can be megabytes each (the view reads a bounded text through findViewText).
  */
 export type MessageSummaryRow = Omit<MessageRow, 'rcpt_tag'> &
   Omit<MessageContentRow, 'id' | 'raw' | 'raw_body_is_text' | 'text' | 'html' | 'text_head' | 'headers'> & { has_html: number }
