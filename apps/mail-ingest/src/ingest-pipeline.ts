@@ -7,6 +7,7 @@ import { sendAuthJobs } from './mail-auth/job.js'
 import { startAuthChecker } from './mail-auth/start.js'
 import { storeVerdictsFrom } from './mail-auth/store-verdicts.js'
 import { parseMessage } from './parse-message.js'
+import { startSearchIndexer } from './search-indexer.js'
 import type { ParseRequest, PipelineReply } from './pipeline-messages.js'
 import { createMessageStore } from './store-message.js'
 import { movableMemory, startWorker } from './worker-rpc.js'
@@ -133,6 +134,8 @@ function createInProcessPipeline(storage: Storage, config: Config): IngestPipeli
     maxBatchMessages: config.maxBatchMessages,
     onCommitted: authPort ? (messages, contentIds) => sendAuthJobs(authPort, messages, contentIds) : undefined,
   })
+  // No checkpoint worker here: this thread fills the search index too (steps of at most a few hundred copies).
+  const indexer = startSearchIndexer(storage)
   let pending = 0
   return {
     ready: auth?.ready ?? Promise.resolve(),
@@ -151,6 +154,7 @@ function createInProcessPipeline(storage: Storage, config: Config): IngestPipeli
     },
     close: async () => {
       await store.drain()
+      indexer?.stop()
       await auth?.stop()
     },
   }

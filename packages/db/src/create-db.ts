@@ -5,6 +5,7 @@ import { Kysely, Migrator, SqliteDialect } from 'kysely'
 import { migrationProviderFor } from './migrations/index.js'
 import { cachingStatements } from './storage/sqlite/statement-cache.js'
 import { createPostgresDb, engineOf, isPostgresUrl } from './postgres-db.js'
+import { closeSearchIndexReaderOf, registerSearchIndex } from './search/index-readers.js'
 import type { Database } from './schema.js'
 
 export type Db = Kysely<Database>
@@ -52,7 +53,19 @@ export function createDb(config: DbConfig): { db: Db; sqlite: SQLite.Database } 
   sqlite.pragma('synchronous = FULL')
   sqlite.pragma('foreign_keys = ON')
   sqlite.pragma(`busy_timeout = ${config.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS}`)
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: cachingStatements(sqlite) }) })
+  const statements = cachingStatements(sqlite)
+  const db: Db = new Kysely<Database>({
+    dialect: new SqliteDialect({
+      database: {
+        ...statements,
+        close: () => {
+          closeSearchIndexReaderOf(db)
+          statements.close()
+        },
+      },
+    }),
+  })
+  registerSearchIndex(db, config.path)
   return { db, sqlite }
 }
 

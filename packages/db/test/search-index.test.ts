@@ -1,21 +1,62 @@
+import { mkdtempSync, rmSync, statSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type SQLite from 'better-sqlite3'
 import { Migrator, sql } from 'kysely'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createDb, createPostgresDb, findMatchesAfter, insertMessage, migrateToLatest, searchInboxPage, type Db, type MessageCondition } from '../src/index.js'
 import { migrationProviderFor } from '../src/migrations/index.js'
+import { openSearchIndexForWriting, searchIndexPath } from '../src/search/index-file.js'
+import { indexSearchStep } from '../src/search/indexer.js'
 import { ENGINES, freshPostgresDatabase, type TestEngine } from '../src/testing/index.js'
 
 const open: Db[] = []
+const dirs: string[] = []
+/** The SQLite database file of each db opened here, for its indexer. */
+const files = new Map<Db, { sqlite: SQLite.Database; path: string }>()
 afterEach(async () => {
   for (const db of open.splice(0)) await db.destroy()
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true })
 })
 
-/** A database at the schema just before the search index (2026_11_28_000601). */
+/** A database at the schema just before the search index (2026_11_28_000601); SQLite's in a file, as its index is. */
 async function beforeIndex(engine: TestEngine): Promise<Db> {
-  const db = engine === 'postgres' ? createPostgresDb({ url: await freshPostgresDatabase() }) : createDb({ path: ':memory:' }).db
+  let db: Db
+  if (engine === 'postgres') db = createPostgresDb({ url: await freshPostgresDatabase() })
+  else {
+    const dir = mkdtempSync(join(tmpdir(), 'tempbox-search-'))
+    dirs.push(dir)
+    const path = join(dir, 'tempbox.sqlite')
+    const opened = createDb({ path })
+    db = opened.db
+    files.set(db, { sqlite: opened.sqlite, path })
+  }
   open.push(db)
   const migrator = new Migrator({ db, provider: migrationProviderFor(engine), allowUnorderedMigrations: true })
   expect((await migrator.migrateTo('2026_11_28_000501_delivery_log')).error).toBeUndefined()
   return db
+}
+
+/** Runs SQLite's indexer (mail-ingest's thread does it in the service) until it has caught up; PostgreSQL's is its own. */
+function indexAll(db: Db): void {
+  const file = files.get(db)
+  if (!file) return
+  const index = openSearchIndexForWriting(searchIndexPath(file.path)!)
+  try {
+    while (indexSearchStep(file.sqlite, index, { rows: 2, chars: 1_000_000, deletions: 2 }) > 0);
+  } finally {
+    index.close()
+  }
+}
+
+/** The content ids SQLite's index file holds for a trigram. */
+function indexEntries(db: Db, gram: string): number[] {
+  const index = openSearchIndexForWriting(searchIndexPath(files.get(db)!.path)!)
+  try {
+    return (index.prepare('SELECT rowid FROM message_search_index WHERE message_search_index MATCH ?').all(`"${gram}"`) as { rowid: number }[]).map((r) => r.rowid)
+  } finally {
+    index.close()
+  }
 }
 
 async function addInbox(db: Db, name: string): Promise<number> {
@@ -47,20 +88,51 @@ describe.each(ENGINES)('the search index on %s', (engine) => {
     const old = await store(db, inbox, 'Überweisung bestätigt', 'Grüße aus Köln')
     await migrateToLatest(db)
     const late = await store(db, inbox, 'Rechnung', 'Das Café in der Straße')
-    expect(await found(db, inbox, words('ÜBERWEISUNG'))).toEqual([old])
-    expect(await found(db, inbox, words('straße'))).toEqual([late])
-    expect(await found(db, inbox, words('bücherei'))).toEqual([late, old])
+    // Found before the indexer has run (their copies are read), and after it has caught up.
+    for (const step of ['not yet indexed', 'indexed']) {
+      if (step === 'indexed') indexAll(db)
+      expect(await found(db, inbox, words('ÜBERWEISUNG'))).toEqual([old])
+      expect(await found(db, inbox, words('straße'))).toEqual([late])
+      expect(await found(db, inbox, words('bücherei'))).toEqual([late, old])
+      expect(await found(db, inbox, words('nirgendwo'))).toEqual([])
+    }
 
+    if (engine === 'sqlite') {
+      expect(indexEntries(db, 'köl')).toHaveLength(1)
+      // Its words are mail: private like the database, with its -wal and -shm.
+      for (const suffix of ['', '-wal', '-shm']) expect(statSync(`${files.get(db)!.path}-search${suffix}`).mode & 0o777).toBe(0o600)
+    }
     await db.deleteFrom('message').where('id', '=', old).execute()
     expect(await found(db, inbox, words('köln'))).toEqual([])
+    indexAll(db)
+    expect(await found(db, inbox, words('köln'))).toEqual([])
     if (engine === 'sqlite') {
-      // Contentless: the entry itself is gone with its copy, not only hidden by the join.
-      const entries = await sql<{ rowid: number }>`SELECT rowid FROM message_search_index WHERE message_search_index MATCH '"köl"'`.execute(db)
-      expect(entries.rows).toEqual([])
+      // Contentless: the entry itself is gone with its copy, not only hidden by the join; the queue is emptied.
+      expect(indexEntries(db, 'köl')).toEqual([])
+      expect(indexEntries(db, 'caf')).toHaveLength(1)
+      expect(files.get(db)!.sqlite.prepare('SELECT count(*) AS n FROM message_search_unindexed').get()).toEqual({ n: 0 })
     } else {
       const index = await sql<{ indexname: string }>`SELECT indexname FROM pg_indexes WHERE indexname = 'message_search_trgm'`.execute(db)
       expect(index.rows).toEqual([{ indexname: 'message_search_trgm' }])
     }
+  })
+
+  it('finds indexed mail and mail the indexer has not reached yet in one search, page after page', async () => {
+    const db = await beforeIndex(engine)
+    await migrateToLatest(db)
+    const inbox = await addInbox(db, 'mixed')
+    const other = await addInbox(db, 'other')
+    const early = [await store(db, inbox, 'Angebot eins', 'für Sie'), await store(db, inbox, 'Anderes', 'nichts')]
+    indexAll(db)
+    const late = await store(db, inbox, 'Angebot zwei', 'für Sie')
+    await store(db, other, 'Angebot drei', 'not this inbox')
+    expect(await found(db, inbox, words('angebot'))).toEqual([late, early[0]])
+    const first = await searchInboxPage(db, inbox, [words('ANGEBOT')], { limit: 1, before: null, budgetMs: 60_000 })
+    expect(first).toMatchObject({ ids: [late], total: 2, cut: false })
+    const second = await searchInboxPage(db, inbox, [words('ANGEBOT')], { limit: 1, before: first.nextBefore, budgetMs: 60_000 })
+    expect(second).toMatchObject({ ids: [early[0]], nextBefore: null })
+    // A term only the other inbox's unindexed mail holds: nothing here, answered without reading this inbox's copies.
+    expect(await found(db, inbox, words('drei'))).toEqual([])
   })
 
   it('matches exactly the substrings a scan matches: across words, never across fields, wildcards taken literally', async () => {
@@ -70,18 +142,22 @@ describe.each(ENGINES)('the search index on %s', (engine) => {
     const a = await store(db, inbox, 'Zebra', 'bracket: 100%_off [x]* "quoted" 😀🎉 party, ﬁle')
     const b = await store(db, inbox, 'mañana', 'at the café')
     const c = await store(db, inbox, 'café closed', 'nothing else')
-    expect(await found(db, inbox, words('t: 100%_o'))).toEqual([a])
-    expect(await found(db, inbox, words('100%xoff'))).toEqual([])
-    expect(await found(db, inbox, words('[x]*'))).toEqual([a])
-    expect(await found(db, inbox, words('"quoted"'))).toEqual([a])
-    expect(await found(db, inbox, words('😀🎉 p'))).toEqual([a])
-    expect(await found(db, inbox, words('FILE'))).toEqual([a])
-    // Every trigram of "zebracket" is in the message, split between subject and text: no match.
-    expect(await found(db, inbox, words('zebracket'))).toEqual([])
-    expect(await found(db, inbox, { kind: 'subject', value: 'café' })).toEqual([c])
-    expect(await found(db, inbox, words('café'), words('MAÑANA', true))).toEqual([c])
-    expect(await found(db, inbox, words('ña'))).toEqual([b])
-    expect(await found(db, inbox, words('café'), words('at'))).toEqual([b])
+    // Copies read (nothing indexed yet), then the index's candidates: the same answers.
+    for (const indexed of [false, true]) {
+      if (indexed) indexAll(db)
+      expect(await found(db, inbox, words('t: 100%_o'))).toEqual([a])
+      expect(await found(db, inbox, words('100%xoff'))).toEqual([])
+      expect(await found(db, inbox, words('[x]*'))).toEqual([a])
+      expect(await found(db, inbox, words('"quoted"'))).toEqual([a])
+      expect(await found(db, inbox, words('😀🎉 p'))).toEqual([a])
+      expect(await found(db, inbox, words('FILE'))).toEqual([a])
+      // Every trigram of "zebracket" is in the message, split between subject and text: no match.
+      expect(await found(db, inbox, words('zebracket'))).toEqual([])
+      expect(await found(db, inbox, { kind: 'subject', value: 'café' })).toEqual([c])
+      expect(await found(db, inbox, words('café'), words('MAÑANA', true))).toEqual([c])
+      expect(await found(db, inbox, words('ña'))).toEqual([b])
+      expect(await found(db, inbox, words('café'), words('at'))).toEqual([b])
+    }
   })
 
   it('gives a wait the oldest matches after `since`, as many as it asks for, short terms and long', async () => {
@@ -92,6 +168,7 @@ describe.each(ENGINES)('the search index on %s', (engine) => {
     await store(db, inbox, 'Other', 'second')
     const c = await store(db, inbox, 'Café two', 'third')
     const d = await store(db, inbox, 'Café three', 'fourth')
+    indexAll(db)
     const wait = (after: number, value: string, limit: number) => findMatchesAfter(db, inbox, after, [{ kind: 'subject', value }], { limit, budgetMs: 60_000 })
     expect(await wait(a, 'CAFÉ', 2)).toEqual([c, d])
     expect(await wait(0, 'ca', 1)).toEqual([a])

@@ -23,6 +23,7 @@ import * as m280101 from './2026_11_28_000101_message_search_text.js'
 import * as m280401 from './2026_11_28_000401_burn_restore.js'
 import * as m280501 from './2026_11_28_000501_delivery_log.js'
 import * as m280601 from './2026_11_28_000601_message_search_index.js'
+import * as m280701 from './2026_11_28_000701_search_index_apart.js'
 import * as m280801 from './2026_11_28_000801_derive_stored_views.js'
 
 /**
@@ -55,6 +56,8 @@ const SQLITE_MIGRATIONS: Record<string, Migration> = {
   '2026_11_28_000401_burn_restore': m280401,
   '2026_11_28_000501_delivery_log': m280501,
   '2026_11_28_000601_message_search_index': m280601,
+  // SQLite only: its trigram index moves to a file of its own (PostgreSQL keeps its GIN index in place).
+  '2026_11_28_000701_search_index_apart': m280701,
   // Both engines: views stored once for rows from before, so reads never derive (derive-backfill.ts).
   '2026_11_28_000801_derive_stored_views': m280801,
 }

@@ -2,6 +2,8 @@ import { sql, type SqlBool } from 'kysely'
 import type { Db } from '../create-db.js'
 import { engineOf } from '../postgres-db.js'
 import { foldForSearch } from '../storage/search-text.js'
+import { indexedThrough } from './index-file.js'
+import { searchIndexReaderOf } from './index-readers.js'
 import { indexedTerms, likePattern, trigramQuery } from './index-terms.js'
 import { COLUMNS, isText, type MessageCondition } from './message-filter.js'
 
@@ -16,25 +18,34 @@ const QUERY_CANCELED = '57014'
 
 /**
  * How the trigram index narrows a search's slices; 'none' when it says no message can match; null when no positive
- * term has 3 or more characters (or, on PostgreSQL, the lookup outlasted `timeoutMs`: slices read every copy).
+ * term has 3 or more characters (or, on PostgreSQL, the lookup outlasted `timeoutMs`; on SQLite, no indexer has made
+ * the index file yet): slices read every copy.
  */
 export async function indexNarrowing(db: Db, inboxId: number, conditions: readonly MessageCondition[], timeoutMs: number): Promise<Narrowing | 'none' | null> {
   const text = conditions.filter(isText)
   const terms = indexedTerms(text)
   if (terms.length === 0) return null
   if (engineOf(db) === 'sqlite') {
-    // Index entries only, for the slice's content-id range: bounded by the slice, never the whole database.
+    const index = searchIndexReaderOf(db)
+    if (!index) return null
     const query = trigramQuery(terms)
+    // Copies past the mark are not in the index yet: they stay candidates, and their copies are read.
+    const mark = indexedThrough(index)
     // A term found in no message at all (a typo, a word of another language) is answered at once: FTS5 stops at the
     // first row holding every trigram, and at once when one of them is in no row.
-    const any = await sql`SELECT 1 FROM message_search_index WHERE message_search_index MATCH ${query} LIMIT 1`.execute(db)
-    if (any.rows.length === 0) return 'none'
+    const any = index.prepare('SELECT 1 FROM message_search_index WHERE message_search_index MATCH ? LIMIT 1').get(query) !== undefined
+    if (!any) {
+      const unindexed = await db.selectFrom('message').select('id').where('inbox_id', '=', inboxId).where('message_content_id', '>', mark).limit(1).execute()
+      if (unindexed.length === 0) return 'none'
+    }
+    const lookup = index.prepare('SELECT rowid FROM message_search_index WHERE message_search_index MATCH ? AND rowid BETWEEN ? AND ?')
     return async (rows) => {
+      // Index entries only, for the slice's content-id range: bounded by the slice, never the whole database.
       const contents = rows.map((r) => Number(r.message_content_id))
-      const { rows: hits } = await sql<{ rowid: number }>`SELECT rowid FROM message_search_index
-        WHERE message_search_index MATCH ${query} AND rowid BETWEEN ${Math.min(...contents)} AND ${Math.max(...contents)}`.execute(db)
-      const may = new Set(hits.map((h) => Number(h.rowid)))
-      return rows.filter((r) => may.has(Number(r.message_content_id))).map((r) => r.id)
+      const low = Math.min(...contents)
+      const may = new Set<number>()
+      if (any && low <= mark) for (const hit of lookup.all(query, low, Math.min(Math.max(...contents), mark)) as { rowid: number }[]) may.add(Number(hit.rowid))
+      return rows.filter((r) => Number(r.message_content_id) > mark || may.has(Number(r.message_content_id))).map((r) => r.id)
     }
   }
   const likes = text.flatMap((c) => {

@@ -63,6 +63,14 @@ export interface Storage {
    */
   checkpoint(): Promise<void>
   /**
+   * One step of filling a search index kept apart from the message commits, off their write lock (SQLite: the index
+   * file, search/indexer.ts); how many rows it handled, 0 when there was nothing to do. null: this engine keeps its
+   * index in step by itself (PostgreSQL), or the database has no file beside it (':memory:').
+   */
+  indexSearchStep(): Promise<number | null>
+  /** Whether `indexSearchStep` has work: then an indexer must run beside the writer (mail-ingest runs it). */
+  readonly indexesSearchApart: boolean
+  /**
    * Stores sender-check verdicts over their messages' `checking` rows, the batch in one transaction (one write lock,
    * not one per message). A message deleted meanwhile has no row left: nothing changes.
    */

@@ -98,6 +98,11 @@ export function openPostgresStorage(config: StorageConfig & { url: string }): St
     async checkpoint() {
       // PostgreSQL checkpoints by itself (checkpoint_timeout, max_wal_size).
     },
+    indexesSearchApart: false,
+    async indexSearchStep() {
+      // The GIN index is kept by PostgreSQL itself (its pending list takes the inserts).
+      return null
+    },
     writeVerdicts: (batch, at) => writeVerdicts(pool, batch, at),
     async close() {
       mailWatchers.clear()

@@ -1,5 +1,8 @@
+import type SQLite from 'better-sqlite3'
 import { sql } from 'kysely'
 import { createDb } from '../../create-db.js'
+import { openSearchIndexForWriting, searchIndexPath } from '../../search/index-file.js'
+import { indexSearchStep } from '../../search/indexer.js'
 import { findActiveInbox, settleLeftoverChecks } from '../queries.js'
 import { registerTextFunctions } from '../text-functions.js'
 import type { CommitSignal, Storage, StorageConfig } from '../storage.js'
@@ -17,6 +20,8 @@ export function openSqliteStorage(config: StorageConfig): Storage {
   registerTextFunctions(sqlite)
   const signals = new Set<CommitSignal>()
   let writeVerdicts: ReturnType<typeof createVerdictWriter> | null = null
+  const indexPath = searchIndexPath(config.path)
+  let searchIndex: SQLite.Database | null = null
   return {
     engine: 'sqlite',
     db,
@@ -59,6 +64,12 @@ export function openSqliteStorage(config: StorageConfig): Storage {
     async checkpoint() {
       sqlite.pragma('wal_checkpoint(PASSIVE)')
     },
+    indexesSearchApart: indexPath !== null,
+    async indexSearchStep() {
+      if (!indexPath) return null
+      searchIndex ??= openSearchIndexForWriting(indexPath)
+      return indexSearchStep(sqlite, searchIndex)
+    },
     async writeVerdicts(batch, at) {
       writeVerdicts ??= createVerdictWriter(db, sqlite, config.durable !== false)
       writeVerdicts(batch, at)
@@ -66,6 +77,7 @@ export function openSqliteStorage(config: StorageConfig): Storage {
     async close() {
       for (const signal of signals) signal.close()
       signals.clear()
+      searchIndex?.close()
       await db.destroy()
     },
   }

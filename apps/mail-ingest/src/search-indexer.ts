@@ -1,0 +1,42 @@
+import type { Storage } from '@tempbox/db'
+
+/** How long an idle indexer waits before looking again: mail stored meanwhile is searched by reading its copy. */
+const IDLE_MS = 200
+/** After a failed step (the file locked past its busy timeout, a full disk): the index is derived, mail goes on. */
+const RETRY_MS = 5_000
+
+/**
+ * Fills the search index an engine keeps apart from the message commits (SQLite: the index file beside the database):
+ * steps back to back while there is a backlog, one per event-loop turn, then a look every IDLE_MS for new mail and for
+ * deletions. Runs on the checkpoint worker's thread (the store worker's commits never wait for it); null when the
+ * engine keeps its index itself.
+ */
+export function startSearchIndexer(storage: Storage): { stop: () => void } | null {
+  if (!storage.indexesSearchApart) return null
+  let timer: NodeJS.Timeout | null = null
+  let stopped = false
+  let lastError = ''
+  const step = async () => {
+    timer = null
+    let wait = IDLE_MS
+    try {
+      const handled = await storage.indexSearchStep()
+      if (handled) wait = 0
+      lastError = ''
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error)
+      // Once per distinct failure, not every few seconds while it lasts.
+      if (message !== lastError) console.error('[search-index] a step failed; trying again every few seconds:', message)
+      lastError = message
+      wait = RETRY_MS
+    }
+    if (!stopped) timer = setTimeout(step, wait)
+  }
+  timer = setTimeout(step, 0)
+  return {
+    stop: () => {
+      stopped = true
+      if (timer) clearTimeout(timer)
+    },
+  }
+}

@@ -1,0 +1,65 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { createDb, migrateToLatest, openSearchIndexForReading, openStorage, searchIndexPath, searchInboxPage } from '@tempbox/db'
+import nodemailer from 'nodemailer'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { loadConfig } from '../src/config.js'
+import { createSmtpServer } from '../src/smtp-server.js'
+
+const DOMAIN = 'tempbox.test'
+const cleanups: (() => Promise<void> | void)[] = []
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
+})
+
+/** Content ids the index file beside the database holds for a trigram. */
+function indexed(indexPath: string, gram: string): number[] {
+  const index = openSearchIndexForReading(indexPath)
+  if (!index) return []
+  try {
+    return (index.prepare('SELECT rowid FROM message_search_index WHERE message_search_index MATCH ?').all(`"${gram}"`) as { rowid: number }[]).map((r) => r.rowid)
+  } finally {
+    index.close()
+  }
+}
+
+describe.each([
+  ['parse and store workers', {}],
+  ['the in-process pipeline', { SMTP_PARSE_WORKERS: '0' }],
+])('SQLite search index, with %s', (_, extraEnv) => {
+  // Boots the real worker threads (through tsx here): allowed longer than a protocol test on a busy machine.
+  it('is filled after the commit off the writer, and lets go of deleted mail', { timeout: 90_000 }, async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'search-index-'))
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }))
+    const path = join(dir, 'tempbox.sqlite')
+    const storage = openStorage({ path })
+    cleanups.push(() => storage.close())
+    await migrateToLatest(storage.db)
+    const now = Date.now()
+    const inbox = await storage.db
+      .insertInto('inbox').values({ address: `reader@${DOMAIN}`, local_part: 'reader', domain: DOMAIN, created_at: now, expires_at: now + 3_600_000 })
+      .returning('id').executeTakeFirstOrThrow()
+    const ingest = createSmtpServer({ storage, config: loadConfig({ SMTP_PORT: '0', DATABASE_PATH: path, MAIL_DOMAINS: DOMAIN, MAIL_AUTH: 'off', ...extraEnv }) })
+    const port = await ingest.listen()
+    cleanups.push(() => ingest.close())
+
+    const transport = nodemailer.createTransport({ host: '127.0.0.1', port, secure: false, ignoreTLS: true })
+    await transport.sendMail({ from: 'shop@sender.test', to: `reader@${DOMAIN}`, subject: 'Ihre Bestellbestätigung', text: 'Lieferung nach Köln' })
+    const message = await storage.db.selectFrom('message').select(['id', 'message_content_id']).where('inbox_id', '=', inbox.id).executeTakeFirstOrThrow()
+
+    const indexPath = searchIndexPath(path)!
+    expect(indexPath).toBe(`${path}-search`)
+    await vi.waitFor(() => expect(indexed(indexPath, 'köl')).toEqual([message.message_content_id]), { timeout: 30_000, interval: 50 })
+    // The API's view of it: another connection, looking the term up in the index file.
+    const api = createDb({ path }).db
+    cleanups.push(() => api.destroy())
+    const search = (term: string) => searchInboxPage(api, inbox.id, [{ kind: 'words', value: term }], { limit: 10, before: null, budgetMs: 10_000 })
+    expect(await search('KÖLN')).toMatchObject({ ids: [message.id], total: 1, cut: false })
+    expect(await search('hamburg')).toMatchObject({ ids: [], total: 0 })
+
+    await storage.db.deleteFrom('message').where('id', '=', message.id).execute()
+    await vi.waitFor(() => expect(indexed(indexPath, 'köl')).toEqual([]), { timeout: 30_000, interval: 50 })
+    expect(await search('köln')).toMatchObject({ ids: [], total: 0 })
+  })
+})

@@ -1,0 +1,53 @@
+import type SQLite from 'better-sqlite3'
+import { indexedThrough } from './index-file.js'
+
+export interface IndexStepLimits {
+  /** Copies indexed per step at most. */
+  rows: number
+  /** Characters of copies read per step at most (a copy is up to 4 × SEARCH_TEXT_MAX_CHARS): bounds the step's memory. */
+  chars: number
+  /** Deleted contents taken out of the index per step at most. */
+  deletions: number
+}
+
+export const DEFAULT_INDEX_STEP: IndexStepLimits = { rows: 256, chars: 4_000_000, deletions: 2_000 }
+
+type CopyRow = { id: number; subject: string; from_name: string; from_address: string; body: string }
+
+/**
+ * One step of SQLite's search indexer: the next copies past the index's mark go into the index file, and the contents
+ * deleted since (queued by a trigger in message_search_unindexed) come out, in one transaction of the index file that
+ * moves the mark with them. The main file is only read, but for dropping the queue entries applied. Content ids only
+ * grow (AUTOINCREMENT) and commit in order (one writer at a time), so everything up to the mark is indexed. A copy
+ * deleted between the read and the write is in the queue by the next step. Gives how many rows it handled (0: idle).
+ */
+export function indexSearchStep(main: SQLite.Database, index: SQLite.Database, limits: IndexStepLimits = DEFAULT_INDEX_STEP): number {
+  const mark = indexedThrough(index)
+  const copies: CopyRow[] = []
+  let chars = 0
+  for (const row of main
+    .prepare(`SELECT message_content_id AS id, subject, from_name, from_address, body FROM message_search
+      WHERE message_content_id > ? ORDER BY message_content_id LIMIT ?`)
+    .iterate(mark, limits.rows) as IterableIterator<CopyRow>) {
+    copies.push(row)
+    chars += row.subject.length + row.from_name.length + row.from_address.length + row.body.length
+    if (chars >= limits.chars) break
+  }
+  // Read after the copies: a copy deleted once they were read is in this list, and comes out right after going in.
+  const deleted = main
+    .prepare('SELECT rowid AS seq, message_content_id AS id FROM message_search_unindexed ORDER BY rowid LIMIT ?')
+    .all(limits.deletions) as { seq: number; id: number }[]
+  if (copies.length === 0 && deleted.length === 0) return 0
+  const insert = index.prepare('INSERT INTO message_search_index (rowid, subject, from_name, from_address, body) VALUES (?, ?, ?, ?, ?)')
+  const remove = index.prepare('DELETE FROM message_search_index WHERE rowid = ?')
+  const setMark = index.prepare('UPDATE search_index_state SET indexed_through = ? WHERE id = 1')
+  index.transaction(() => {
+    for (const c of copies) insert.run(c.id, c.subject, c.from_name, c.from_address, c.body)
+    // A content never indexed (deleted before its turn) is no entry: deleting it changes nothing.
+    for (const d of deleted) remove.run(d.id)
+    if (copies.length > 0) setMark.run(copies[copies.length - 1]!.id)
+  })()
+  // After the index's commit: should this fail, the entries are applied again next step, which changes nothing.
+  if (deleted.length > 0) main.prepare('DELETE FROM message_search_unindexed WHERE rowid <= ?').run(deleted[deleted.length - 1]!.seq)
+  return copies.length + deleted.length
+}
