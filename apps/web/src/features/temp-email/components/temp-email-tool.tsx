@@ -1,5 +1,5 @@
-import { Mail } from 'lucide-react'
-import { useCallback, useRef, useState } from 'react'
+import type { MessageSummary } from '@tempbox/types'
+import { useCallback, useRef } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useCurrentAddress, type KeptAddress } from '../../../stores/current-address'
 import { useAddressExpiry } from '../hooks/use-address-expiry'
@@ -10,19 +10,18 @@ import { useGenerateAddress } from '../hooks/use-generate-address'
 import { useInboxMessages } from '../hooks/use-inbox-messages'
 import { useInboxSearch } from '../hooks/use-inbox-search'
 import { useMessageSelection } from '../hooks/use-message-selection'
-import { useNewMailAlerts } from '../hooks/use-new-mail-alerts'
-import { useNewMailToast } from '../hooks/use-new-mail-toast'
+import { useNewMailNotices } from '../hooks/use-new-mail-notices'
 import { useNotify } from '../hooks/use-notify'
 import { useNow } from '../hooks/use-now'
 import { useReadState } from '../hooks/use-read-state'
 import { useReleaseAddress } from '../hooks/use-release-address'
-import { useUnreadTitle } from '../hooks/use-unread-title'
 import { AddressForm } from './address-form'
 import { AddressPanel } from './address-panel'
 import { BurnChoiceSelect } from './burn-choice-select'
 import { BurnedNotice } from './burned-notice'
 import { InboxSection } from './inbox-section'
 import { KeptAddresses } from './kept-addresses'
+import { ToolHeader } from './tool-header'
 
 /** The temporary-email tool of the home page (spec §2, issues 2 and 3): it wires the address, its inbox and alerts. */
 export function TempEmailTool() {
@@ -51,28 +50,15 @@ export function TempEmailTool() {
   })
   const releaser = useReleaseAddress(notify, generator.clearLimitError)
 
-  useUnreadTitle(email ? inbox.unread : 0)
-  // A notification (or the delivery log's link) clicked opens its message, which is then read like any opened one.
   const { select } = selection
-  const openFromNotification = useCallback(
-    (id: string) => {
+  const openListed = useCallback(
+    (message: MessageSummary | undefined, id: string) => {
       select(id)
-      const message = inbox.newest?.find((m) => m.id === id)
       if (message) burn.open(message)
-      requestAnimationFrame(() => document.getElementById(`message-row-${id}`)?.scrollIntoView?.({ block: 'center' }))
     },
-    [inbox.newest, burn, select],
+    [burn, select],
   )
-  useNewMailAlerts(email, inbox.newest, openFromNotification)
-
-  // Mail that arrives while the message list is scrolled away is announced in a toast and the pill by the address.
-  const [inboxList, setInboxList] = useState<HTMLDivElement | null>(null)
-  const inboxHeading = useRef<HTMLHeadingElement>(null)
-  const { unseen } = useNewMailToast(email, inbox.messages, inboxList, notify, (code) => void copy(code))
-  const showInbox = () => {
-    inboxHeading.current?.scrollIntoView({ behavior: 'smooth', block: 'start' })
-    inboxHeading.current?.focus({ preventScroll: true })
-  }
+  const notices = useNewMailNotices({ email, inbox, open: openListed, notify, onCopyCode: (code) => void copy(code) })
   const showKept = () => {
     keptHeading.current?.scrollIntoView({ behavior: 'smooth', block: 'center' })
     keptHeading.current?.focus({ preventScroll: true })
@@ -86,15 +72,7 @@ export function TempEmailTool() {
   return (
     <section id="temp-email" aria-labelledby="temp-email-title" className="mx-auto w-full max-w-3xl px-1 py-6 sm:px-4">
       <div className="rounded-xl border border-slate-200 bg-white p-3 shadow-sm sm:p-6 dark:border-slate-700 dark:bg-slate-900">
-        <header className="mb-4 flex items-start gap-3">
-          <Mail className="mt-1 h-6 w-6 shrink-0 text-blue-600 dark:text-blue-400" aria-hidden />
-          <div>
-            <h2 id="temp-email-title" className="text-xl font-semibold text-slate-900 dark:text-slate-50">
-              {t('title')}
-            </h2>
-            <p className="text-sm text-slate-600 dark:text-slate-400">{t('subtitle')}</p>
-          </div>
-        </header>
+        <ToolHeader />
 
         {email ? (
           <AddressPanel
@@ -103,8 +81,8 @@ export function TempEmailTool() {
             now={now}
             burnMode={burn.mode}
             unread={inbox.unread}
-            unseen={unseen}
-            onShowInbox={showInbox}
+            unseen={notices.unseen}
+            onShowInbox={notices.showInbox}
             onCopy={(text) => void copy(text)}
             onLifetimeChanged={(lifetime) => {
               setAddress(lifetime.email, lifetime.expiresAt)
@@ -158,10 +136,10 @@ export function TempEmailTool() {
             onDelete={deletion.remove}
             onCopy={(text) => void copy(text)}
             onGone={expiry.expire}
-            onOpenMessage={openFromNotification}
+            onOpenMessage={notices.openMessage}
             notify={notify}
-            headingRef={inboxHeading}
-            listMarkerRef={setInboxList}
+            headingRef={notices.inboxHeading}
+            listMarkerRef={notices.listMarkerRef}
           />
         )}
       </div>
