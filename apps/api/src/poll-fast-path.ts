@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { performance } from 'node:perf_hooks'
 import { clientKey } from '@tempbox/ip'
-import type { App } from './app.js'
+import type { FastifyInstance } from 'fastify'
 import { blockedClients, INBOX_GUESSES } from './plugins/guess-limit.js'
 import { securityHeaderSets } from './services/site/security-header-sets.js'
 import { INBOX_CONTENT_CACHE } from './routes/email/content-cache.js'
@@ -20,13 +20,13 @@ type RequestListener = (req: IncomingMessage, res: ServerResponse) => void
  * blocked client is left to Fastify, which refuses it), request metrics. Anything else, or any doubt, goes to Fastify
  * untouched. Not installed with LOG_REQUESTS=true, so every request gets its access lines.
  */
-export function answerCachedPollsFirst(app: App): void {
+export function answerCachedPollsFirst(app: FastifyInstance): void {
   const server = app.server
   const listeners = server.listeners('request') as RequestListener[]
   // Fastify's own handler is the only listener; any other arrangement is not one this code knows.
   if (listeners.length !== 1) return
   const fastify = listeners[0]!
-  const { config, inboxService: inboxes } = app
+  const { config, inboxListings } = app
   const blocked = blockedClients(app.sharedState.missLimits, INBOX_GUESSES.scope)
   const durations = app.metrics.httpSeconds.route(POLL_ROUTE)
   const trustsProxy = config.trustProxy !== false
@@ -64,7 +64,7 @@ export function answerCachedPollsFirst(app: App): void {
     }
     let listing
     try {
-      listing = inboxes.cachedFirstPage(address, undefined, undefined, undefined)
+      listing = inboxListings.cachedFirstPage(address, undefined, undefined, undefined)
     } catch {
       return false
     }

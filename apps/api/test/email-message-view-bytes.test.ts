@@ -14,7 +14,7 @@ import { realMailFiles } from '../../../tests/support/real-mail-corpus.js'
 /**
  * A message view is made from its text and HTML as UTF-8 bytes, JSON-escaped byte by byte and spliced into the rest.
  * What a reader gets must be exactly what serializing the view as strings gives: the reference here is the same
- * schema's serializer (the route's, fast-json-stringify) over the view built with strings (InboxService.fullMessage).
+ * schema's serializer (the route's, fast-json-stringify) over the view built with strings (MessageReadService.fullMessage).
  */
 let app: App
 let reference: FastifyInstance | undefined
@@ -29,7 +29,7 @@ async function referenceServer(address: string): Promise<FastifyInstance> {
   const server = Fastify()
   server.get<{ Params: { id: string } }>('/:id', { schema: { response: { 200: FullMessage } } }, async (request) => {
     const inbox = await app.inboxService.getInbox(address)
-    const view = await app.inboxService.fullMessage(inbox, request.params.id)
+    const view = await app.messageReads.fullMessage(inbox, Number(request.params.id))
     return { ...view, auth: toMessageAuth(await findMessageAuth(app.db, inbox.id, Number(view.id))) }
   })
   await server.ready()

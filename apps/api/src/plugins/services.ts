@@ -1,6 +1,9 @@
 import fp from 'fastify-plugin'
 import { MailWatcher } from '../services/messages/mail-watcher.js'
 import { InboxService } from '../services/inboxes/inbox-service.js'
+import { InboxListingService } from '../services/inboxes/inbox-listing-service.js'
+import { MessageReadService } from '../services/inboxes/message-read-service.js'
+import { MessageStateService } from '../services/inboxes/message-state-service.js'
 import { AddressLifetimeService } from '../services/inboxes/address-lifetime.js'
 import { WebhookService } from '../services/webhooks/webhook-service.js'
 import { systemLookup, type LookupHost } from '../services/webhooks/webhook-target.js'
@@ -14,7 +17,14 @@ import { DeliveryLogService } from '../services/deliveries/delivery-log-service.
 declare module 'fastify' {
   interface FastifyInstance {
     mailWatcher: MailWatcher
+    /** Addresses: creating, finding, releasing, saving, the expiry sweep. */
     inboxService: InboxService
+    /** An inbox's listings and the catch-up of streams and waits. */
+    inboxListings: InboxListingService
+    /** One message read: its view, raw source, attachments. */
+    messageReads: MessageReadService
+    /** Read state and deletion of a message. */
+    messageStates: MessageStateService
     addressLifetimes: AddressLifetimeService
     webhookService: WebhookService
     /** How webhook host names are resolved, at PUT and again at every attempt; tests replace `lookup`. */
@@ -39,11 +49,14 @@ export default fp(
     app.addHook('onClose', async () => {
       watcher.stop()
     })
-    const inboxes = new InboxService(
-      app.db, config, watcher, sharedState.addressLimits, sharedState.peers, (message, err) => app.log.error({ err }, message),
-    )
+    const inboxes = new InboxService(app.db, config, watcher, sharedState.addressLimits)
+    const listings = new InboxListingService(app.db, config, watcher, inboxes, (message, err) => app.log.error({ err }, message))
+    const reads = new MessageReadService(app.db, config)
     app.decorate('mailWatcher', watcher)
     app.decorate('inboxService', inboxes)
+    app.decorate('inboxListings', listings)
+    app.decorate('messageReads', reads)
+    app.decorate('messageStates', new MessageStateService(app.db, watcher, inboxes, listings, reads, sharedState.peers))
     app.decorate('addressLifetimes', new AddressLifetimeService(app.db, config, inboxes))
     app.decorate('deliveryLog', new DeliveryLogService(app.db))
 

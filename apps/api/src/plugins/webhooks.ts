@@ -28,7 +28,7 @@ export default fp(
         // database, only the last records, whose deliveries would then simply be made again — at least once allows that).
         // Two connections on PostgreSQL: the loop reads due deliveries while a batch of attempts is being recorded.
         const storage = openStorage(storageConfig(app.config, { busyTimeoutMs: DELIVERY_BUSY_TIMEOUT_MS, durable: false, poolSize: 2 }))
-        const deliverer = new WebhookDeliverer(storage.db, app.config, app.mailWatcher, (row) => app.inboxService.summaryOfListRow(row), app.metrics, app.log, lookupHost)
+        const deliverer = new WebhookDeliverer(storage.db, app.config, app.mailWatcher, (row) => app.inboxListings.summaryOfListRow(row), app.metrics, app.log, lookupHost)
         running = { deliverer, storage }
         deliverer.start()
       },

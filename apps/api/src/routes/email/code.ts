@@ -23,7 +23,7 @@ const codeRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const id = await findNewestCodeMessageId(app.db, inbox.id, since)
     if (id === null) return null
     // Read as a whole message: a row derived by an older version is derived again (and may then hold no code).
-    const [message] = await inboxes.fullMessagesByIds(inbox, [id])
+    const [message] = await app.messageReads.fullMessagesByIds(inbox, [id])
     const detail = message?.verification.codeDetails[0]
     if (!message || !detail) return null
     const auth = toMessageAuth(await findMessageAuth(app.db, inbox.id, id))
@@ -53,7 +53,7 @@ const codeRoutes: FastifyPluginAsyncTypebox = async (app) => {
       reply.header('Cache-Control', INBOX_CONTENT_CACHE)
       const timeoutMs = (request.query.timeout ?? 30) * 1000
       await watcher.sync()
-      const since = request.query.since !== undefined ? Number(request.query.since) : await inboxes.latestMessageId(inbox)
+      const since = request.query.since !== undefined ? Number(request.query.since) : await app.inboxListings.latestMessageId(inbox)
       const giveSlot = await takeStreamSlot(app, request, reply)
 
       const code = await new Promise<CodeResult | null>((resolve) => {

@@ -3,7 +3,7 @@ import { Type } from 'typebox'
 import { buildMailDocument, mailDocumentCsp } from '@tempbox/mail-derive'
 import { AppError } from '../../errors.js'
 import { attachmentUrl } from '../../services/messages/message-view.js'
-import { BinaryBody, MessageParams, addressErrors } from './schemas.js'
+import { BinaryBody, MessageParams, addressErrors, messageIdOf } from './schemas.js'
 import { INBOX_CONTENT_CACHE } from './content-cache.js'
 
 /** A Host (or forwarded host) fit to be written into a CSP source; anything else gets no attachment source at all. */
@@ -34,12 +34,13 @@ const frameRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const inbox = await inboxes.getInbox(request.params.address)
-      const message = await inboxes.fullMessage(inbox, request.params.id)
+      const id = messageIdOf(request.params)
+      const message = await app.messageReads.fullMessage(inbox, id)
       if (message.html === null) throw new AppError('not_found', 'This message has no HTML body to show.')
       const showRemote = request.query.images === true
       // The folder of this message's attachments, absolute (a CSP source cannot be a bare path); the trailing `/`
       // makes the policy match the paths below it and nothing else of our origin.
-      const folder = attachmentUrl(inbox.address, Number(request.params.id), 0).slice(0, -1)
+      const folder = attachmentUrl(inbox.address, id, 0).slice(0, -1)
       const attachments = PLAIN_HOST.test(request.host) ? `${request.protocol}://${request.host}${folder}` : "'none'"
       return reply
         .header('Content-Type', 'text/html; charset=utf-8')

@@ -16,7 +16,7 @@ import { parseSearch } from '../../services/messages/search-query.js'
 import { searchLimiter } from './search-limit.js'
 import type { Listing } from '../../services/inboxes/inbox-listing.js'
 
-/** The temporary-email API. Thin: rules live in InboxService. */
+/** The temporary-email API. Thin: rules live in services/inboxes. */
 const emailRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const inboxes = app.inboxService
   const limitSearch = searchLimiter(app)
@@ -77,13 +77,13 @@ const emailRoutes: FastifyPluginAsyncTypebox = async (app) => {
     (request, reply) => {
       const { limit, before, q } = request.query
       // A poll of a cached page is answered in this turn: no await between finding the page and comparing its tag.
-      const cached = inboxes.cachedFirstPage(request.params.address, limit, before, q)
+      const cached = app.inboxListings.cachedFirstPage(request.params.address, limit, before, q)
       if (cached) return void sendListing(request, reply, cached)
       return (async () => {
         if (q !== undefined) await limitSearch(request, reply)
         const inbox = await inboxes.getInbox(request.params.address)
         const conditions = q === undefined ? [] : parseSearch(q)
-        sendListing(request, reply, await inboxes.page(inbox, limit, before === undefined ? null : Number(before), conditions))
+        sendListing(request, reply, await app.inboxListings.page(inbox, limit, before === undefined ? null : Number(before), conditions))
         return reply
       })()
     },

@@ -44,7 +44,7 @@ const liveRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const inbox = await inboxes.getInbox(request.params.address)
       await watcher.sync()
       const lastEventId = Number(request.headers['last-event-id'])
-      let lastSent = Number.isSafeInteger(lastEventId) && lastEventId > 0 ? lastEventId : await inboxes.latestMessageId(inbox)
+      let lastSent = Number.isSafeInteger(lastEventId) && lastEventId > 0 ? lastEventId : await app.inboxListings.latestMessageId(inbox)
       const giveSlot = await takeStreamSlot(app, request, reply)
 
       reply.hijack()
@@ -81,7 +81,7 @@ const liveRoutes: FastifyPluginAsyncTypebox = async (app) => {
         if (event.type === 'message') {
           if (event.row.id <= lastSent) return
           lastSent = event.row.id
-          send('message', { message: inboxes.summary(event.row) }, event.row.id)
+          send('message', { message: app.inboxListings.summary(event.row) }, event.row.id)
         } else if (event.type === 'deleted') {
           send('deleted', { id: String(event.id) })
         } else {
@@ -96,7 +96,7 @@ const liveRoutes: FastifyPluginAsyncTypebox = async (app) => {
       closers.add(close)
       app.metrics.sseClients.inc()
       res.on('close', close)
-      for (const row of await inboxes.messagesAfter(inbox, lastSent)) onEvent({ type: 'message', row })
+      for (const row of await app.inboxListings.messagesAfter(inbox, lastSent)) onEvent({ type: 'message', row })
     },
   )
 
@@ -134,7 +134,7 @@ const liveRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const startedAt = Date.now()
       const timeoutMs = (request.query.timeout ?? 30) * 1000
       await watcher.sync()
-      const since = request.query.since !== undefined ? Number(request.query.since) : await inboxes.latestMessageId(inbox)
+      const since = request.query.since !== undefined ? Number(request.query.since) : await app.inboxListings.latestMessageId(inbox)
       const giveSlot = await takeStreamSlot(app, request, reply)
 
       const found = await new Promise<number[] | null>((resolve) => {
@@ -163,7 +163,7 @@ const liveRoutes: FastifyPluginAsyncTypebox = async (app) => {
           try {
             do {
               again = false
-              const ids = await inboxes.matchingMessagesAfter(inbox, since, conditions, count)
+              const ids = await app.inboxListings.matchingMessagesAfter(inbox, since, conditions, count)
               if (ids.length >= count) return finish(ids)
             } while (again && !done)
           } catch (error) {
@@ -182,7 +182,7 @@ const liveRoutes: FastifyPluginAsyncTypebox = async (app) => {
         reply.raw.on('close', stop)
         void check()
       })
-      const messages = found === null ? [] : await inboxes.fullMessagesByIds(inbox, found)
+      const messages = found === null ? [] : await app.messageReads.fullMessagesByIds(inbox, found)
       if (messages.length > 0) return { message: messages[0]!, messages, timedOut: false }
       // A client gone or an app closing reads no answer: the near misses are looked for only when one is read.
       if (closing || reply.raw.destroyed || request.raw.socket.destroyed) return { message: null, messages, timedOut: true }

@@ -2,12 +2,13 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type, type Static } from 'typebox'
 import { ErrorBody, FullMessage, MessageReadBody, MessageReadState } from '@tempbox/types'
 import { attachmentDisposition, emlFilename, safeContentType } from '../../services/messages/content-disposition.js'
-import { AttachmentParams, BinaryBody, MessageParams, addressErrors } from './schemas.js'
+import { AttachmentParams, BinaryBody, MessageParams, addressErrors, messageIdOf } from './schemas.js'
 import { INBOX_CONTENT_CACHE } from './content-cache.js'
 
 /** One message: as JSON, as its raw source, its attachments, and deleting it. */
 const messageRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const inboxes = app.inboxService
+  const { messageReads: reads, messageStates: states } = app
 
   app.get(
     '/email/:address/messages/:id',
@@ -23,7 +24,7 @@ const messageRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const inbox = await inboxes.getInbox(request.params.address)
       // Bytes made by this route's own serializer (on a miss), so a cached view goes out exactly as a fresh one would.
       // Fastify sends a Buffer as it is; the type provider knows only the object the bytes spell.
-      const body = await inboxes.fullMessageJson(inbox, request.params.id, (view) => reply.serialize(view) as string)
+      const body = await reads.fullMessageJson(inbox, messageIdOf(request.params), (view) => reply.serialize(view) as string)
       return reply.header('Cache-Control', INBOX_CONTENT_CACHE).type('application/json; charset=utf-8').send(body as unknown as Static<typeof FullMessage>)
     },
   )
@@ -46,7 +47,7 @@ const messageRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const inbox = await inboxes.getInbox(request.params.address)
       reply.header('Cache-Control', 'no-store')
-      return inboxes.setRead(inbox, request.params.id, request.body.read)
+      return states.setRead(inbox, messageIdOf(request.params), request.body.read)
     },
   )
 
@@ -62,7 +63,7 @@ const messageRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const inbox = await inboxes.getInbox(request.params.address)
-      const message = await inboxes.rawMessage(inbox, request.params.id)
+      const message = await reads.rawMessage(inbox, messageIdOf(request.params))
       return reply
         .header('Content-Type', 'message/rfc822')
         .header('Content-Disposition', attachmentDisposition(emlFilename(message.subject, message.id)))
@@ -84,7 +85,7 @@ const messageRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const inbox = await inboxes.getInbox(request.params.address)
-      const file = await inboxes.attachment(inbox, request.params.id, request.params.n)
+      const file = await reads.attachment(inbox, messageIdOf(request.params), request.params.n)
       return reply
         .header('Content-Type', safeContentType(file.content_type))
         .header('Content-Disposition', attachmentDisposition(file.filename || `attachment-${file.position}`))
@@ -108,7 +109,7 @@ const messageRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const inbox = await inboxes.getInbox(request.params.address)
-      await inboxes.deleteMessage(inbox, request.params.id)
+      await states.deleteMessage(inbox, messageIdOf(request.params))
       return reply.status(204).send(null)
     },
   )

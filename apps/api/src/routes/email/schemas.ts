@@ -10,6 +10,11 @@ export const MessageParams = Type.Object({
   id: Type.String({ pattern: '^[0-9]{1,15}$', description: 'Message id.' }),
 })
 
+/** A message id of MessageParams or AttachmentParams as the number it is: the pattern allows only 15 digits, a safe integer. */
+export function messageIdOf(params: { id: string }): number {
+  return Number(params.id)
+}
+
 export const AttachmentParams = Type.Object({
   address: Type.String({ maxLength: 400 }),
   id: Type.String({ pattern: '^[0-9]{1,15}$' }),

@@ -5,26 +5,10 @@ import { AppError } from '../../errors.js'
 import { setInboxLifetime, type InboxLifetime } from '../../repositories/burn-repository.js'
 import { findInboxByAddress } from '../../repositories/inbox-repository.js'
 import type { InboxService } from './inbox-service.js'
+import { requestedBurn, type Burn } from './burn-request.js'
+import { inboxNotFound } from './not-found.js'
 
 const DAY_MS = 86_400_000
-
-export interface Burn {
-  mode: InboxRow['burn']
-  /** Minutes from now for a timer; null otherwise. */
-  minutes: number | null
-}
-
-/** The burn a request asks for (the schema has bounded the minutes); both kinds at once is a contradiction. */
-export function burnOf(input: { burnAfterRead?: boolean; burnAfterMinutes?: number }): Burn {
-  const minutes = input.burnAfterMinutes ?? null
-  if (input.burnAfterRead === true && minutes !== null) {
-    throw new AppError('validation_failed', 'Choose one: delete the address after its first message is read, or after a number of minutes — not both.', {
-      burnAfterMinutes: 'Leave this out when burnAfterRead is true.',
-    })
-  }
-  if (input.burnAfterRead === true) return { mode: 'read', minutes: null }
-  return minutes === null ? { mode: null, minutes: null } : { mode: 'timer', minutes }
-}
 
 /**
  * How an address ends after a burn request. A timer only ever shortens: its end is never later than the end before
@@ -55,7 +39,7 @@ export class AddressLifetimeService {
   ) {}
 
   async setBurn(rawAddress: string, input: { burnAfterRead?: boolean; burnAfterMinutes?: number }, now = Date.now()): Promise<AddressLifetime> {
-    const burn = burnOf(input)
+    const burn = requestedBurn(input)
     return this.update(await this.inboxes.getInbox(rawAddress), now, (inbox) => lifetimeAfterBurn(inbox, burn, now))
   }
 
@@ -95,6 +79,6 @@ export class AddressLifetimeService {
       inbox = await findInboxByAddress(this.db, inbox.address)
     }
     if (inbox && inbox.expires_at > now) throw new AppError('internal', 'The address was changed by several requests at once. Please try again.')
-    throw new AppError('inbox_not_found', 'This address does not exist or has expired. Generate a new one.')
+    throw inboxNotFound()
   }
 }

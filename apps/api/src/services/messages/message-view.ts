@@ -14,7 +14,7 @@ function plainContent(view: ViewText, row: Pick<MessageSummaryRow, 'html_text'>)
   return { content: row.html_text ?? '', hasTextPart: false, contentTruncated: false }
 }
 
-/** The summary of a message, from its stored derived columns (see InboxService.ensureDerived): no parsing here. */
+/** The summary of a message, from its stored derived columns (stored at ingest, or by migration 2026_11_28_000801): no parsing here. */
 export function buildSummary(row: ListRow): MessageSummary {
   return {
     ...listHeader(row),
