@@ -1,6 +1,6 @@
 import { authenticate, type AuthenticateResult, type DNSResolver } from 'mailauth'
 import { DEFAULT_MAX_HEADER_BYTES } from './config.js'
-import { headerBlockEnd } from './job.js'
+import { headerBlockEnd } from './header-block.js'
 
 /** What the SMTP session saw, as SPF needs it: the client's address, its HELO/EHLO name and the MAIL FROM address. */
 export interface SmtpEnvelope {

@@ -2,6 +2,7 @@ import type { MessagePort } from 'node:worker_threads'
 import { fullSource } from '@tempbox/db'
 import type { IncomingMessage } from '../store-message.js'
 import type { AuthJob } from './queue.js'
+import { headerBlockEnd, signsBody } from './header-block.js'
 import { movableMemory } from '../worker-rpc.js'
 import { postBatches, type PostBatches } from '../post-batches.js'
 
@@ -58,24 +59,6 @@ export function authSourceOf({ source, parsed }: Pick<IncomingMessage, 'source' 
   const text = parsed.text
   const textString = typeof text === 'string' || text === null ? text : Buffer.from(text.buffer, text.byteOffset, text.byteLength).toString('utf8')
   return { bytes: owned(fullSource({ raw, raw_body_is_text: 1, text: textString })), movable: true }
-}
-
-const LF_LF = Buffer.from('\n\n')
-const LF_CRLF = Buffer.from('\n\r\n')
-
-/** Where the header block ends as mailauth reads it (after the first empty line, LF or CRLF), or -1 if it never does. */
-export function headerBlockEnd(raw: Buffer): number {
-  const lf = raw.indexOf(LF_LF)
-  const crlf = raw.indexOf(LF_CRLF, 0)
-  if (lf < 0 && crlf < 0) return -1
-  if (crlf < 0 || (lf >= 0 && lf < crlf)) return lf + LF_LF.length
-  return crlf + LF_CRLF.length
-}
-
-/** Whether any header line of the block names a DKIM signature or an ARC header (conservative: any line starting so). */
-export function signsBody(head: string): boolean {
-  const lower = head.toLowerCase()
-  return lower.startsWith('dkim-signature') || lower.startsWith('arc-') || lower.includes('\ndkim-signature') || lower.includes('\narc-')
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { AuthVerdict, SmtpEnvelope } from './check.js'
-import { headerBlockEnd, signsBody } from './job.js'
+import { headerBlockEnd, signsBody } from './header-block.js'
 
 type Check = (raw: Buffer, envelope: SmtpEnvelope) => Promise<AuthVerdict>
 
