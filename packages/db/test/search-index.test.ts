@@ -175,3 +175,25 @@ describe.each(ENGINES)('the search index on %s', (engine) => {
     expect(await wait(d, 'café', 1)).toEqual([])
   })
 })
+
+describe('the search index file on SQLite', () => {
+  it('starts over when the database is older than the index (a restored backup)', async () => {
+    const db = await beforeIndex('sqlite')
+    await migrateToLatest(db)
+    const inbox = await addInbox(db, 'restored')
+    const kept = await store(db, inbox, 'Kept', 'from before the backup')
+    const lost = [await store(db, inbox, 'Lost one', 'after the backup'), await store(db, inbox, 'Lost two', 'after the backup')]
+    indexAll(db)
+    // The backup: taken when the first message was the last; the index file beside it stayed as it was.
+    const { sqlite } = files.get(db)!
+    await db.deleteFrom('message').where('id', 'in', lost).execute()
+    sqlite.prepare(`UPDATE sqlite_sequence SET seq = (SELECT max(id) FROM message_content) WHERE name = 'message_content'`).run()
+    const fresh = await store(db, inbox, 'Fresh', 'arrived after the restore')
+    expect(await found(db, inbox, words('fresh'))).toEqual([fresh])
+    indexAll(db)
+    expect(await found(db, inbox, words('fresh'))).toEqual([fresh])
+    expect(await found(db, inbox, words('backup'))).toEqual([kept])
+    expect(indexEntries(db, 'fre')).toHaveLength(1)
+    expect(indexEntries(db, 'los')).toEqual([])
+  })
+})

@@ -31,6 +31,9 @@ export async function indexNarrowing(db: Db, inboxId: number, conditions: readon
     const query = trigramQuery(terms)
     // Copies past the mark are not in the index yet: they stay candidates, and their copies are read.
     const mark = indexedThrough(index)
+    // An index ahead of its database (restored from a backup) is started over by the indexer; until then, no index.
+    const { rows: [last] } = await sql<{ seq: number }>`SELECT seq FROM sqlite_sequence WHERE name = 'message_content'`.execute(db)
+    if (mark > Number(last?.seq ?? 0)) return null
     // A term found in no message at all (a typo, a word of another language) is answered at once: FTS5 stops at the
     // first row holding every trigram, and at once when one of them is in no row.
     const any = index.prepare('SELECT 1 FROM message_search_index WHERE message_search_index MATCH ? LIMIT 1').get(query) !== undefined

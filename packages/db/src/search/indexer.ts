@@ -22,7 +22,18 @@ type CopyRow = { id: number; subject: string; from_name: string; from_address: s
  * deleted between the read and the write is in the queue by the next step. Gives how many rows it handled (0: idle).
  */
 export function indexSearchStep(main: SQLite.Database, index: SQLite.Database, limits: IndexStepLimits = DEFAULT_INDEX_STEP): number {
-  const mark = indexedThrough(index)
+  let mark = indexedThrough(index)
+  if (mark > lastContentId(main)) {
+    // The database is older than its index (restored from a backup): its next contents would reuse ids at or below
+    // the mark and never be indexed. Start the index over.
+    index.transaction(() => {
+      index.prepare(`INSERT INTO message_search_index (message_search_index) VALUES ('delete-all')`).run()
+      index.prepare('UPDATE search_index_state SET indexed_through = 0 WHERE id = 1').run()
+    })()
+    // Deletions queued so far were of the old index's entries; the new one is built from the copies there are now.
+    main.prepare('DELETE FROM message_search_unindexed').run()
+    mark = 0
+  }
   const copies: CopyRow[] = []
   let chars = 0
   for (const row of main
@@ -50,4 +61,10 @@ export function indexSearchStep(main: SQLite.Database, index: SQLite.Database, l
   // After the index's commit: should this fail, the entries are applied again next step, which changes nothing.
   if (deleted.length > 0) main.prepare('DELETE FROM message_search_unindexed WHERE rowid <= ?').run(deleted[deleted.length - 1]!.seq)
   return copies.length + deleted.length
+}
+
+/** The highest content id the database ever gave (AUTOINCREMENT's own record), 0 before the first. */
+export function lastContentId(main: SQLite.Database): number {
+  const row = main.prepare(`SELECT seq FROM sqlite_sequence WHERE name = 'message_content'`).get() as { seq: number } | undefined
+  return row?.seq ?? 0
 }
