@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { App } from '../src/app.js'
-import { generateCode } from '../src/services/tools/link-service.js'
+import { generateCode } from '../src/services/short-links/short-link-service.js'
 import { buildTestApp } from './helper.js'
 
 let app: App

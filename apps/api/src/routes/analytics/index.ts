@@ -11,7 +11,7 @@ import {
   PageViewBody,
   RealtimeStats,
 } from '@tempbox/types'
-import { listContacts, setContactStatus } from '../../services/tools/contact-service.js'
+import { listContacts, setContactStatus } from '../../services/contact/contact-service.js'
 
 /** A person navigating never comes near this; it only caps counter inflation from one client. */
 const PAGEVIEW_LIMIT = { max: 120, timeWindow: '1 minute' }

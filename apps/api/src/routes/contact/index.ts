@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { ContactBody, ContactCreatedResponse, ErrorBody } from '@tempbox/types'
-import { submitContact } from '../../services/tools/contact-service.js'
+import { submitContact } from '../../services/contact/contact-service.js'
 
 const CONTACT_LIMIT = { max: 10, timeWindow: '1 hour' }
 

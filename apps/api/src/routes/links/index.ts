@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyRequest } from 'fastify'
 import { CreatedShortLink, CreateLinkBody, ErrorBody, ListLinksResponse, LookupLinksBody } from '@tempbox/types'
-import { createLink, lookupLinks, type ShortHost } from '../../services/tools/link-service.js'
+import { createLink, lookupLinks, type ShortHost } from '../../services/short-links/short-link-service.js'
 
 /** Short links are served by this same host (behind a trusted proxy, the host and scheme it forwards). */
 export function shortHostOf(request: FastifyRequest): ShortHost {

@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { ErrorBody } from '@tempbox/types'
-import { followLink } from '../../services/tools/link-service.js'
+import { followLink } from '../../services/short-links/short-link-service.js'
 import { limitGuesses } from '../../plugins/guess-limit.js'
 
 /**
