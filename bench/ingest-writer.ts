@@ -5,7 +5,7 @@
  * against the same writer with the index filled inside each commit by a trigger, as before migration 000701. CPU time
  * of this one thread, not wall time: the cases alternate A B B A per round, and a busy machine slows both alike.
  *
- *   pnpm bench writer          (or: cd bench && pnpm exec tsx ingest-writer.ts)
+ *   pnpm bench ingest-writer          (or: cd bench && pnpm exec tsx ingest-writer.ts)
  *   BENCH_REPEATS=3 …          rounds (A B B A each)
  *   BENCH_SCALE=0.2 …          fewer messages per case
  *   BENCH_NO_WRITE=1 …         print without writing BENCHMARKS.md
@@ -123,7 +123,7 @@ const rows = SIZES.flatMap((size) => {
     `| ${size.name} | writer's CPU, now / before | ${fmt(median(apart.writer) / median(inCommit.writer), 2)}× | |`,
   ]
 })
-const command = [SCALE !== 1 ? `BENCH_SCALE=${SCALE}` : '', REPEATS !== 3 ? `BENCH_REPEATS=${REPEATS}` : '', 'pnpm bench writer'].filter(Boolean).join(' ')
+const command = [SCALE !== 1 ? `BENCH_SCALE=${SCALE}` : '', REPEATS !== 3 ? `BENCH_REPEATS=${REPEATS}` : '', 'pnpm bench ingest-writer'].filter(Boolean).join(' ')
 const body = [
   `Measured ${machineLine()}. Command: \`${command}\`.`,
   '',
