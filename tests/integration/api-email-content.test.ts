@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join, relative, resolve } from 'node:path'
-import { createDb, fullSource, insertMessage, selectMessagesWithContent, type Db } from '@tempbox/db'
+import { sql } from 'kysely'
+import { createDb, fullSource, insertMessage, migrateToLatest, selectMessagesWithContent, type Db } from '@tempbox/db'
 import nodemailer, { type Transporter } from 'nodemailer'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { REPO_ROOT, startStack, type Stack } from '../support/stack.js'
@@ -218,6 +219,9 @@ describe('hostile mail over SMTP', () => {
       content: { recipients: '[]', headers: '[]', text: null, html, raw: Buffer.from(`Subject: Stored before\r\n\r\n${html}`) },
       listing: { from_name: '', from_address: 'a@sender.test', subject: 'Stored before', sent_at: null, received_at: now, size: html.length },
     })
+    // Upgrading derives it (migration 2026_11_28_000801), as every row an older version stored; reads never derive.
+    await sql`DELETE FROM kysely_migration WHERE name = '2026_11_28_000801_derive_stored_views'`.execute(db)
+    await migrateToLatest(db)
 
     const { messages } = await api<VerifiedListing>(`/api/email/${address}`)
     expect(messages.map((m) => [m.subject, m.verification.links.map((l) => l.url)])).toEqual([
@@ -226,7 +230,7 @@ describe('hostile mail over SMTP', () => {
     ])
     const full = await api<DerivedFull>(`/api/email/${address}/messages/${insertId}`)
     expect(full.html).toContain('Verify \uFFFD email')
-    // Derived at that first read and stored, so no later read derives it again.
+    // Stored by the upgrade, so no read derives it.
     const row = await selectMessagesWithContent(db).select(['derived_version', 'preview', 'links']).where('message.id', '=', insertId!).executeTakeFirstOrThrow()
     expect(row.derived_version).toBe(DERIVED_VERSION)
     expect(row.preview).toBe('Welcome! Verify \uFFFD email (https://app.test/verify?t=\uFFFD)')
