@@ -15,6 +15,9 @@ const ON_POSTGRES = [
 /** Suites about what only PostgreSQL does (several API nodes on one database): the `postgres` project alone runs them. */
 const ONLY_POSTGRES = 'test/postgres-*.test.ts'
 
+/** Suites that replace one of our modules (`vi.mock`): a worker shared with other files would keep the real one. */
+const MOCKS_MODULES = ['test/email-generate-retired.test.ts']
+
 export default defineConfig({
   test: {
     // argon2 hashing, real database files and forked workers: on a busy 2-core machine a test can take well over
@@ -24,8 +27,13 @@ export default defineConfig({
     // two workers on two cores (vitest's default there is one) cut the suite's wall time by 35-40 %.
     maxWorkers: 2,
     hookTimeout: 60_000,
+    // A worker runs its files one after another with Fastify and the app loaded once (loading them for each of ~100
+    // files was a third of the suite's CPU). Sound because each test builds its own app on its own database and the
+    // app keeps no state at module level; files that mock a module get fresh workers (`sqlite-mocks`).
+    isolate: false,
     projects: [
-      { extends: true, test: { name: 'sqlite', exclude: [...configDefaults.exclude, ONLY_POSTGRES] } },
+      { extends: true, test: { name: 'sqlite', exclude: [...configDefaults.exclude, ONLY_POSTGRES, ...MOCKS_MODULES] } },
+      { extends: true, test: { name: 'sqlite-mocks', include: MOCKS_MODULES, isolate: true } },
       {
         extends: true,
         test: {
