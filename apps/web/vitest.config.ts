@@ -7,5 +7,8 @@ export default defineConfig({
     environment: 'jsdom',
     setupFiles: ['./src/testing/setup-tests.ts'],
     include: ['src/**/*.test.{ts,tsx}'],
+    // One jsdom and one module graph per worker, not per file (they were most of the suite's CPU). Each test renders
+    // into a cleaned document with an empty localStorage (setup-tests.ts); a test that needs a fresh store sets it.
+    isolate: false,
   },
 })
