@@ -28,7 +28,7 @@ export async function findViewText(db: Db, messageContentId: number, maxChars: n
 
 /**
  * findViewText's text as UTF-8 bytes, cut at the same character: on SQLite read as a BLOB, so no JavaScript string of
- * it is ever made (the message view's bytes are spliced from it; see InboxService.fullMessageJson).
+ * it is ever made (the message view's bytes are spliced from it; see MessageReadService.fullMessageJson).
  */
 export async function findViewTextBytes(db: Db, messageContentId: number, maxChars: number): Promise<ViewTextBytes> {
   return readViewText(db, messageContentId, maxChars, true, utf8Head)
