@@ -14,8 +14,9 @@ export default defineConfig({
       },
       {
         extends: true,
-        // Real servers and a real browser per file: one file at a time, after the integration files.
-        test: { name: 'e2e', include: ['e2e/**/*.test.ts'], fileParallelism: false, sequence: { groupOrder: 1 } },
+        // Real servers per file, one file at a time, after the integration files. One worker runs them all without
+        // isolation, so its one Chromium (support/browser.ts) serves every file, each test in contexts of its own.
+        test: { name: 'e2e', include: ['e2e/**/*.test.ts'], fileParallelism: false, isolate: false, sequence: { groupOrder: 1 } },
       },
     ],
   },
