@@ -10,6 +10,9 @@ export default defineConfig({
     // One real PostgreSQL for the run: the store's suites run on it and on SQLite.
     globalSetup: ['@tempbox/db/testing/global-setup'],
     hookTimeout: 60_000,
+    // A worker loads the server and its dependencies once for all its files: each test opens its own database and
+    // server, and fake timers are put back in a finally.
+    isolate: false,
     setupFiles: ['./test/fast-check-seed.ts'],
   },
 })
