@@ -34,9 +34,9 @@ const memAddresses = new AddressLimiter(5, 100)
 type Op = () => unknown
 const cases: Record<string, Op> = {
   'PostgreSQL miss/rate-limit hit (upsert)': () => pgMisses.miss('inbox', ip(), Date.now()),
-  'PostgreSQL address reservation (transaction)': () => pgAddresses.reserve(ip(), Date.now() + HOUR, Date.now()),
+  'PostgreSQL address reservation (transaction)': () => pgAddresses.reserve(ip(), `a${n}@bench.test`, Date.now() + HOUR, Date.now()),
   'memory miss (MissCounter)': () => memMisses.miss('inbox', ip(), Date.now()),
-  'memory address reservation (AddressLimiter)': () => memAddresses.reserve(ip(), Date.now() + HOUR, Date.now()),
+  'memory address reservation (AddressLimiter)': () => memAddresses.reserve(ip(), `a${n}@bench.test`, Date.now() + HOUR, Date.now()),
 }
 
 async function run(op: Op, inFlight: number): Promise<{ perSecond: number; cpuUs: number; p50: number; p99: number }> {
