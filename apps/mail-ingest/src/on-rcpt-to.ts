@@ -1,4 +1,4 @@
-import type { IssuedAddresses, Storage } from '@tempbox/db'
+import type { ActiveInbox, IssuedAddresses, Storage } from '@tempbox/db'
 import type { SMTPServerAddress, SMTPServerEnvelope, SMTPServerSession } from 'smtp-server'
 import type { Config } from './config.js'
 import type { RefusalReason } from './metrics.js'
@@ -38,16 +38,9 @@ export function senderOf(session: SMTPServerSession): string {
 /** Past this many cached addresses the cache starts over rather than growing without bound. */
 const MAX_CACHED_INBOXES = 50_000
 
-/** An active inbox and what it held when last read (at most SMTP_INBOX_CACHE_MS ago). */
-export interface FoundInbox {
-  id: number
-  messageCount: number
-  bytesUsed: number
-}
-
 export interface InboxLookup {
-  /** The active (not expired) inbox with this lower-cased address, or null. */
-  findActiveInbox: (address: string) => Promise<FoundInbox | null>
+  /** The active (not expired) inbox with this lower-cased address, or null; its counts at most SMTP_INBOX_CACHE_MS old. */
+  findActiveInbox: (address: string) => Promise<ActiveInbox | null>
 }
 
 /**
@@ -57,7 +50,7 @@ export interface InboxLookup {
  * a 250 from the cache followed by a 451 (retry later) from the store.
  */
 export function createInboxLookup(storage: Pick<Storage, 'findActiveInbox'>, cacheMs: number, clock: () => number = Date.now): InboxLookup {
-  const cache = new Map<string, FoundInbox & { expiresAt: number; checkedAt: number }>()
+  const cache = new Map<string, ActiveInbox & { checkedAt: number }>()
   return {
     findActiveInbox: async (address) => {
       const now = clock()
@@ -68,7 +61,7 @@ export function createInboxLookup(storage: Pick<Storage, 'findActiveInbox'>, cac
         cache.delete(address)
         return null
       }
-      const found = { id: row.id, messageCount: row.messageCount, bytesUsed: row.bytesUsed, expiresAt: row.expiresAt, checkedAt: now }
+      const found = { ...row, checkedAt: now }
       if (row.burnsOnRead) {
         cache.delete(address)
         return found
