@@ -5,7 +5,7 @@
 import { createDb, migrateToLatest } from '@tempbox/db'
 import { AuthService } from '../apps/api/src/services/accounts/auth-service.ts'
 import { SessionService } from '../apps/api/src/services/accounts/session-service.ts'
-import { LoginFailureCounter } from '../apps/api/src/shared-state/in-process-login-failures.ts'
+import { LoginFailureCounter } from '../apps/api/src/service-state/in-process-login-failures.ts'
 
 const { db } = createDb({ path: ':memory:' })
 await migrateToLatest(db)

@@ -1,5 +1,5 @@
 /**
- * What the state several API nodes share costs on PostgreSQL (apps/api/src/shared-state/postgres-state.ts), per operation:
+ * What the state several API nodes share costs on PostgreSQL (apps/api/src/service-state/postgres-state.ts), per operation:
  * a rate-limit hit (one upsert), a guess miss (the same upsert), an address reservation (a transaction: lock the
  * client's row, count and insert), against the in-memory versions one process uses. One and 16 operations in flight,
  * rounds interleaved; latency p50/p99 and this process's CPU per operation (PostgreSQL's own CPU is not in it).
@@ -8,11 +8,11 @@
 import { cpus, loadavg } from 'node:os'
 import { createPostgresDb, migrateToLatest } from '@tempbox/db'
 import { createTestDatabase, startPostgres } from '../packages/db/src/testing/postgres.ts'
-import { AddressLimiter } from '../apps/api/src/shared-state/in-process-address-limits.ts'
-import { MissCounter } from '../apps/api/src/shared-state/in-process-miss-limits.ts'
-import { PostgresAddressLimits } from '../apps/api/src/shared-state/postgres-address-limits.ts'
-import { PostgresMissLimits } from '../apps/api/src/shared-state/postgres-miss-limits.ts'
-import { deriveKey } from '../apps/api/src/shared-state/client-keys.ts'
+import { AddressLimiter } from '../apps/api/src/service-state/in-process-address-limits.ts'
+import { MissCounter } from '../apps/api/src/service-state/in-process-miss-limits.ts'
+import { PostgresAddressLimits } from '../apps/api/src/service-state/postgres-address-limits.ts'
+import { PostgresMissLimits } from '../apps/api/src/service-state/postgres-miss-limits.ts'
+import { deriveKey } from '../apps/api/src/service-state/client-keys.ts'
 import { fmt, median } from './lib/stats.ts'
 
 const OPS_PER_ROUND = 2_000

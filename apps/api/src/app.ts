@@ -3,8 +3,8 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { AccessLog } from './access-log.js'
 import { lazyChildLogger } from './lazy-child-logger.js'
 import { storageConfig, type Config } from './config.js'
-import type { SharedState } from './shared-state/shared-state.js'
-import { openSharedState } from './shared-state/open-shared-state.js'
+import type { SharedState } from './service-state/shared-state.js'
+import { openSharedState } from './service-state/open-shared-state.js'
 import { clientKey } from '@tempbox/ip'
 import { redactUrl } from './redact-url.js'
 import { fastifyTrustProxy } from './trust-proxy.js'
@@ -45,7 +45,7 @@ export type App = FastifyInstance<RawServerDefault, RawRequestDefaultExpression,
 /**
  * Builds the HTTP app (plugins, then routes); never listens, so tests inject requests directly.
  * `sharedState` is a cluster worker's, handed in; else this process's own, or on PostgreSQL the database's
- * (shared-state/open-shared-state.ts).
+ * (service-state/open-shared-state.ts).
  */
 export async function buildApp(config: Config, sharedState?: SharedState): Promise<App> {
   const options: FastifyServerOptions = {
@@ -84,7 +84,7 @@ export async function buildApp(config: Config, sharedState?: SharedState): Promi
   await app.register(services)
   await app.register(sweeper)
   await app.register(webhooks)
-  // The one-per-service jobs (the sweep, webhook deliveries) run while this process leads (shared-state/leadership.ts).
+  // The one-per-service jobs (the sweep, webhook deliveries) run while this process leads (service-state/leadership.ts).
   app.addHook('onReady', () => state.leadership.start())
   app.addHook('preClose', () => state.leadership.stop())
 

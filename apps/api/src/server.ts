@@ -13,7 +13,7 @@ if (config.apiProcesses > 1 && cluster.isPrimary) {
   await runPrimary(config)
 } else {
   const { buildApp } = await import('./app.js')
-  const sharedState = cluster.isWorker ? (await import('./shared-state/cluster-state.js')).clusterWorkerState() : undefined
+  const sharedState = cluster.isWorker ? (await import('./service-state/cluster-state.js')).clusterWorkerState() : undefined
   const app = await buildApp(config, sharedState)
   await app.listen({ host: config.host, port: config.port })
   let metricsServer: MetricsServer | null = null

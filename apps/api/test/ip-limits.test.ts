@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { AddressLimiter } from '../src/shared-state/in-process-address-limits.js'
+import { AddressLimiter } from '../src/service-state/in-process-address-limits.js'
 
 /** A new address for each reservation: a place is held by address. */
 let made = 0

@@ -5,7 +5,7 @@ import { setupKeyNotice } from '../services/accounts/setup-service.js'
 import { serveIpc, workerPort, type IpcPort } from './ipc.js'
 import { serveClusterMetrics } from './metrics.js'
 import { primaryLog } from './primary-log.js'
-import { PrimaryState } from '../shared-state/cluster-primary-state.js'
+import { PrimaryState } from '../service-state/cluster-primary-state.js'
 import { ROLE_ENV, type WorkerRole } from './protocol.js'
 
 /** First wait before replacing a dead worker; doubled for each further death within a minute, up to the cap. */

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { clientKey } from '@tempbox/ip'
-import type { MissLimits } from '../shared-state/shared-state.js'
+import type { MissLimits } from '../service-state/shared-state.js'
 
 /** Blocked clients this process remembers per scope; more are still refused, by asking the shared counter again. */
 const MAX_REMEMBERED_BLOCKS = 10_000

@@ -10,7 +10,7 @@ import { systemLookup, type LookupHost } from '../services/webhooks/webhook-targ
 import { AuthService } from '../services/accounts/auth-service.js'
 import { SetupService } from '../services/accounts/setup-service.js'
 import { SessionService } from '../services/accounts/session-service.js'
-import { accountKey, deriveKey } from '../shared-state/client-keys.js'
+import { accountKey, deriveKey } from '../service-state/client-keys.js'
 import { AnalyticsService } from '../services/analytics/analytics-service.js'
 import { DeliveryLogService } from '../services/deliveries/delivery-log-service.js'
 

@@ -12,7 +12,7 @@ const DELIVERY_BUSY_TIMEOUT_MS = 200
 
 /**
  * Webhooks per inbox. Queued deliveries are made by one loop for the whole service, in the process that also sweeps
- * (shared-state/leadership.ts): several loops would only race each other for the same rows.
+ * (service-state/leadership.ts): several loops would only race each other for the same rows.
  */
 export default fp(
   async (app) => {

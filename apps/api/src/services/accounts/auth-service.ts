@@ -3,7 +3,7 @@ import type { Db, UserRow } from '@tempbox/db'
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, ROLES, type ChangeRoleResponse, type PublicUser, type SavedAddress } from '@tempbox/types'
 import { AppError } from '../../errors.js'
 import { changeUserRole, deleteUserCascade, findUserByEmail, insertUser, listLiveInboxesOfUser, raiseTokenVersion } from '../../repositories/user-repository.js'
-import type { LoginFailures } from '../../shared-state/shared-state.js'
+import type { LoginFailures } from '../../service-state/shared-state.js'
 import type { IssuedSession, SessionService } from './session-service.js'
 import { emailProblem, normaliseEmail, toPublicUser } from './user-fields.js'
 

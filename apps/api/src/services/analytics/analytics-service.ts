@@ -4,8 +4,8 @@ import type { DashboardStats, RealtimeStats } from '@tempbox/types'
 import { AppError } from '../../errors.js'
 import * as repo from '../../repositories/analytics-repository.js'
 import { countContactsSince } from '../../repositories/contact-repository.js'
-import { DailySalt } from '../../shared-state/in-process-visitor-salts.js'
-import type { VisitorSalts } from '../../shared-state/shared-state.js'
+import { DailySalt } from '../../service-state/in-process-visitor-salts.js'
+import type { VisitorSalts } from '../../service-state/shared-state.js'
 
 const DAY_MS = 86_400_000
 const HOUR_MS = 3_600_000
