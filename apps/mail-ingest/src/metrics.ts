@@ -1,3 +1,4 @@
+import type { SearchIndexBacklog } from '@tempbox/db'
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client'
 
 /**
@@ -25,9 +26,11 @@ export interface IngestMetrics {
 
 /**
  * One registry per server (tests start several in one process). `queueDepth` is read at scrape time: messages
- * received whose commit (and so whose 250) is still pending; `inflightBytes` likewise.
+ * received whose commit (and so whose 250) is still pending; `inflightBytes` and `searchBacklog` likewise.
  */
-export function createIngestMetrics(queueDepth: () => number, inflightBytes: () => number): IngestMetrics {
+export function createIngestMetrics(
+  queueDepth: () => number, inflightBytes: () => number, searchBacklog: () => Promise<SearchIndexBacklog | null> = async () => null,
+): IngestMetrics {
   const registry = new Registry()
   collectDefaultMetrics({ register: registry, prefix: 'tempbox_ingest_' })
   new Gauge({
@@ -44,6 +47,19 @@ export function createIngestMetrics(queueDepth: () => number, inflightBytes: () 
     registers: [registry],
     collect() {
       this.set(inflightBytes())
+    },
+  })
+  // Only where an index is filled apart from the commits (SQLite's index file): elsewhere there is no lag to show.
+  new Gauge({
+    name: 'tempbox_ingest_search_index_backlog',
+    help: 'What the search indexer has yet to do: contents stored past its mark, and deleted contents to take out',
+    labelNames: ['kind'],
+    registers: [registry],
+    async collect() {
+      const backlog = await searchBacklog().catch(() => null)
+      if (!backlog) return
+      this.set({ kind: 'contents' }, backlog.contents)
+      this.set({ kind: 'deletions' }, backlog.deletions)
     },
   })
   return {

@@ -41,7 +41,7 @@ export function createSmtpServer({ storage, config, clock = Date.now }: { storag
   const keyPair = config.tls ? readKeyPair(config.tls) : null
   const pipeline = createIngestPipeline(storage, config)
   const inflight = createInflightBudget(config.maxInflightBytes)
-  const metrics = createIngestMetrics(pipeline.pending, inflight.used)
+  const metrics = createIngestMetrics(pipeline.pending, inflight.used, () => storage.searchIndexBacklog())
   const clients = createClientLimits(config)
   const issued = openIssuedAddresses(storage.db)
   const guesses = createGuessLimit(storage, issued, config, clock)

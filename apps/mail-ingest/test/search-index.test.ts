@@ -51,6 +51,8 @@ describe.each([
     const indexPath = searchIndexPath(path)!
     expect(indexPath).toBe(`${path}-search`)
     await vi.waitFor(() => expect(indexed(indexPath, 'köl')).toEqual([message.message_content_id]), { timeout: 30_000, interval: 50 })
+    // What an operator's scrape shows once the indexer has caught up.
+    expect(await ingest.metrics.registry.metrics()).toContain('tempbox_ingest_search_index_backlog{kind="contents"} 0')
     // The API's view of it: another connection, looking the term up in the index file.
     const api = createDb({ path }).db
     cleanups.push(() => api.destroy())

@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import type SQLite from 'better-sqlite3'
 import { Migrator, sql } from 'kysely'
 import { afterEach, describe, expect, it } from 'vitest'
-import { createDb, createPostgresDb, findMatchesAfter, insertMessage, migrateToLatest, searchInboxPage, type Db, type MessageCondition } from '../src/index.js'
+import { createDb, createPostgresDb, findMatchesAfter, insertMessage, migrateToLatest, openStorage, searchInboxPage, type Db, type MessageCondition } from '../src/index.js'
 import { migrationProviderFor } from '../src/migrations/index.js'
 import { openSearchIndexForWriting, searchIndexPath } from '../src/search/index-file.js'
 import { indexSearchStep } from '../src/search/indexer.js'
@@ -195,5 +195,28 @@ describe('the search index file on SQLite', () => {
     expect(await found(db, inbox, words('backup'))).toEqual([kept])
     expect(indexEntries(db, 'fre')).toHaveLength(1)
     expect(indexEntries(db, 'los')).toEqual([])
+  })
+
+  it('says how far it is behind: contents past its mark and deletions still queued, for the operators\' metric', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tempbox-search-'))
+    dirs.push(dir)
+    const storage = openStorage({ path: join(dir, 'tempbox.sqlite') })
+    try {
+      await migrateToLatest(storage.db)
+      expect(await storage.searchIndexBacklog()).toEqual({ contents: 0, deletions: 0 })
+      const inbox = await addInbox(storage.db, 'lagging')
+      const ids = [await store(storage.db, inbox, 'One', 'a'), await store(storage.db, inbox, 'Two', 'b'), await store(storage.db, inbox, 'Three', 'c')]
+      expect(await storage.searchIndexBacklog()).toEqual({ contents: 3, deletions: 0 })
+      while (((await storage.indexSearchStep()) ?? 0) > 0);
+      expect(await storage.searchIndexBacklog()).toEqual({ contents: 0, deletions: 0 })
+      await storage.db.deleteFrom('message').where('id', 'in', ids.slice(0, 2)).execute()
+      expect(await storage.searchIndexBacklog()).toEqual({ contents: 0, deletions: 2 })
+      while (((await storage.indexSearchStep()) ?? 0) > 0);
+      expect(await storage.searchIndexBacklog()).toEqual({ contents: 0, deletions: 0 })
+      await store(storage.db, inbox, 'Four', 'd')
+      expect(await storage.searchIndexBacklog()).toEqual({ contents: 1, deletions: 0 })
+    } finally {
+      await storage.close()
+    }
   })
 })

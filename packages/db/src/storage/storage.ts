@@ -1,3 +1,4 @@
+import type { SearchIndexBacklog } from '../search/index-backlog.js'
 import type { Db, Engine } from '../create-db.js'
 import type { WriteMessages, WriterLimits } from './incoming-message.js'
 import type { ChangeEvent, DeleteEvent, NewMail } from './postgres/notify.js'
@@ -70,6 +71,8 @@ export interface Storage {
   indexSearchStep(): Promise<number | null>
   /** Whether `indexSearchStep` has work: then an indexer must run beside the writer (mail-ingest runs it). */
   readonly indexesSearchApart: boolean
+  /** How far that index is behind (for the operators' metric); null where `indexSearchStep` is. */
+  searchIndexBacklog(): Promise<SearchIndexBacklog | null>
   /**
    * Stores sender-check verdicts over their messages' `checking` rows, the batch in one transaction (one write lock,
    * not one per message). A message deleted meanwhile has no row left: nothing changes.

@@ -103,6 +103,9 @@ export function openPostgresStorage(config: StorageConfig & { url: string }): St
       // The GIN index is kept by PostgreSQL itself (its pending list takes the inserts).
       return null
     },
+    async searchIndexBacklog() {
+      return null
+    },
     writeVerdicts: (batch, at) => writeVerdicts(pool, batch, at),
     async close() {
       mailWatchers.clear()

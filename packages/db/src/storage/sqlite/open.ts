@@ -2,6 +2,8 @@ import type SQLite from 'better-sqlite3'
 import { sql } from 'kysely'
 import { createDb } from '../../create-db.js'
 import { openSearchIndexForWriting, searchIndexPath } from '../../search/index-file.js'
+import { searchIndexBacklog } from '../../search/index-backlog.js'
+import { searchIndexReaderOf } from '../../search/index-readers.js'
 import { indexSearchStep } from '../../search/indexer.js'
 import { findActiveInbox, settleLeftoverChecks } from '../queries.js'
 import { registerTextFunctions } from '../text-functions.js'
@@ -69,6 +71,9 @@ export function openSqliteStorage(config: StorageConfig): Storage {
       if (!indexPath) return null
       searchIndex ??= openSearchIndexForWriting(indexPath)
       return indexSearchStep(sqlite, searchIndex)
+    },
+    async searchIndexBacklog() {
+      return indexPath ? searchIndexBacklog(sqlite, searchIndexReaderOf(db)) : null
     },
     async writeVerdicts(batch, at) {
       writeVerdicts ??= createVerdictWriter(db, sqlite, config.durable !== false)
