@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { DEFAULT_POOL_SIZE, isPostgresUrl, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE, resolveDatabasePath, type StorageConfig } from '@tempbox/db'
 import { metricsAddress, type MetricsAddress } from '@tempbox/metrics'
+import { checkPasswordHashCost, type PasswordHashCost } from './services/accounts/password-hash-cost.js'
 
 export interface Config {
   host: string
@@ -55,6 +56,8 @@ export interface Config {
   maxSessionsPerAccount: number
   /** Failed sign-ins per account per 15 minutes before every sign-in to it is refused (LOGIN_FAILURES_PER_ACCOUNT). */
   loginFailuresPerAccount: number
+  /** argon2id cost of new password hashes (PASSWORD_HASH_MEMORY_KIB, PASSWORD_HASH_PASSES); production refuses less than OWASP's minimum. */
+  passwordHash: PasswordHashCost
   adminSetupKey: string
   /** Show the setup key on /admin-setup while setup is open (spec); off in production unless SHOW_SETUP_KEY=true. */
   showSetupKey: boolean
@@ -183,6 +186,8 @@ export function loadConfig(env: Env = process.env): Config {
     refreshTokenTtlMs: duration('REFRESH_TOKEN_TTL', env.REFRESH_TOKEN_TTL || env.JWT_EXPIRES_IN, 7 * 86_400_000, problems),
     maxSessionsPerAccount: int('MAX_SESSIONS_PER_ACCOUNT', 20, 1),
     loginFailuresPerAccount: int('LOGIN_FAILURES_PER_ACCOUNT', 10, 1),
+    // OWASP's minimum profile by default; argon2's own floor (8 KiB for our one lane, one pass) below that.
+    passwordHash: checkPasswordHashCost({ memoryKib: int('PASSWORD_HASH_MEMORY_KIB', 19_456, 8), passes: int('PASSWORD_HASH_PASSES', 2, 1) }, isProduction, problems),
     adminSetupKey,
     showSetupKey: env.SHOW_SETUP_KEY ? env.SHOW_SETUP_KEY === 'true' : !isProduction,
     isProduction,

@@ -28,7 +28,7 @@ export async function buildTestApp(
 ): Promise<App> {
   const dir = mkdtempSync(join(tmpdir(), 'tempbox-api-test-'))
   folders.push(dir)
-  const config = loadConfig({ DATABASE_PATH: join(dir, 'tempbox.sqlite'), LOG_LEVEL: 'silent', WEB_DIST_DIR: '', ...(await engineEnv(env)), ...env })
+  const config = loadConfig({ DATABASE_PATH: join(dir, 'tempbox.sqlite'), LOG_LEVEL: 'silent', WEB_DIST_DIR: '', ...cheapHashing(env), ...(await engineEnv(env)), ...env })
   const app = await buildApp(adjust(config))
   beforeReady(app)
   await app.ready()
@@ -41,6 +41,14 @@ export async function buildTestApp(
  */
 export function nextTurn(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve))
+}
+
+/**
+ * argon2id at 64 KiB × 1 pass, not production's 19 MiB × 2 (~56 ms a hash; every app hashes at start, many tests
+ * several times more). With APP_ENV=production an app keeps the default cost, as it refuses less there.
+ */
+function cheapHashing(env: Record<string, string | undefined>): Record<string, string> {
+  return env.APP_ENV === 'production' ? {} : { PASSWORD_HASH_MEMORY_KIB: '64', PASSWORD_HASH_PASSES: '1' }
 }
 
 /** True in vitest's `postgres` project: the suite's apps run on the run's throwaway PostgreSQL. */

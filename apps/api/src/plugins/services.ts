@@ -68,7 +68,7 @@ export default fp(
     const sessions = new SessionService(app.db, (user, sessionId) => app.signToken(user, sessionId), config)
     app.decorate('sessionService', sessions)
     const accountKeys = deriveKey(config.jwtSecret, 'login-account')
-    const auth = new AuthService(app.db, sessions, sharedState.loginFailures, (email) => accountKey(accountKeys, email))
+    const auth = new AuthService(app.db, sessions, sharedState.loginFailures, (email) => accountKey(accountKeys, email), config.passwordHash)
     app.addHook('onReady', () => auth.warm())
     app.decorate('authService', auth)
     app.decorate('setupService', new SetupService(app.db, config.adminSetupKey, config.showSetupKey))

@@ -4,17 +4,17 @@ import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, ROLES, type ChangeRoleRespons
 import { AppError } from '../../errors.js'
 import { changeUserRole, deleteUserCascade, findUserByEmail, insertUser, listLiveInboxesOfUser, raiseTokenVersion } from '../../repositories/user-repository.js'
 import type { LoginFailures } from '../../service-state/shared-state.js'
+import type { PasswordHashCost } from './password-hash-cost.js'
 import type { IssuedSession, SessionService } from './session-service.js'
 import { emailProblem, normaliseEmail, toPublicUser } from './user-fields.js'
 
-/** argon2id with OWASP's minimum profile (19 MiB, 2 passes): strong, and cheap enough for a 2-core host. */
-const HASH_OPTIONS = { type: argon2.argon2id, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const
 const USERNAME_MAX_LENGTH = 50
 export const INVALID_CREDENTIALS = 'Invalid email or password'
 
 export class AuthService {
   /** Verified when the email is unknown, so a failed login costs the same whether or not the account exists. */
   private dummyHash: Promise<string> | null = null
+  private readonly hashOptions: argon2.Options & { raw?: false }
 
   constructor(
     private readonly db: Db,
@@ -22,10 +22,14 @@ export class AuthService {
     /** Failed sign-ins per account, counted under `accountKey(email)` so unknown accounts count alike. */
     private readonly failures: LoginFailures,
     private readonly accountKey: (normalisedEmail: string) => string,
-  ) {}
+    /** New hashes only: a stored hash names its own cost, and is verified with it. */
+    cost: PasswordHashCost,
+  ) {
+    this.hashOptions = { type: argon2.argon2id, memoryCost: cost.memoryKib, timeCost: cost.passes, parallelism: 1 }
+  }
 
   private dummy(): Promise<string> {
-    this.dummyHash ??= argon2.hash('not-a-real-password-' + Math.random(), HASH_OPTIONS)
+    this.dummyHash ??= argon2.hash('not-a-real-password-' + Math.random(), this.hashOptions)
     return this.dummyHash
   }
 
@@ -41,7 +45,7 @@ export class AuthService {
     throwIfInvalid(fields)
 
     if (await findUserByEmail(this.db, email)) throw emailTaken()
-    const passwordHash = await argon2.hash(input.password, HASH_OPTIONS)
+    const passwordHash = await argon2.hash(input.password, this.hashOptions)
     const row = await insertUser(this.db, { email, username, password_hash: passwordHash, role: 'user', created_at: Date.now() })
     if (!row) throw emailTaken()
     return this.sessions.start(row)
@@ -85,7 +89,7 @@ export class AuthService {
 
     const ok = await argon2.verify(user.password_hash, input.currentPassword.slice(0, PASSWORD_MAX_LENGTH + 1)).catch(() => false)
     if (!ok) throw new AppError('wrong_password', 'The current password is not correct.', { currentPassword: 'The current password is not correct.' })
-    const row = await raiseTokenVersion(this.db, user.id, await argon2.hash(input.newPassword, HASH_OPTIONS))
+    const row = await raiseTokenVersion(this.db, user.id, await argon2.hash(input.newPassword, this.hashOptions))
     if (!row) throw new AppError('user_not_found', 'This account no longer exists.')
     return this.sessions.start(row)
   }
