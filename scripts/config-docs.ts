@@ -30,6 +30,8 @@ const READERS: [prefix: string, label: string][] = [
   ['packages/db/src/cli/', 'db:migrate'],
   // metricsAddress() is called by both servers' config, each with its own port variable.
   ['packages/metrics/', 'api, mail-ingest'],
+  // The settings both servers must read alike (MAIL_DOMAINS, MESSAGE_TEXT_MAX_CHARS).
+  ['packages/config/', 'api, mail-ingest'],
   ['packages/playwright/', '@tempbox/playwright'],
 ]
 

@@ -1,6 +1,7 @@
 import { createHmac, randomBytes } from 'node:crypto'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
+import { DEFAULT_MAIL_DOMAINS, duration, intReader, readMailDomains, readMessageTextMaxChars, type Env } from '@tempbox/config'
 import { DEFAULT_POOL_SIZE, isPostgresUrl, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE, resolveDatabasePath, type StorageConfig } from '@tempbox/db'
 import { metricsAddress, type MetricsAddress } from '@tempbox/metrics'
 import { checkPasswordHashCost, type PasswordHashCost } from './services/accounts/password-hash-cost.js'
@@ -107,8 +108,6 @@ const DEFAULT_METRICS_PORT = 9464
 /** Addresses live 24 hours (spec §9). */
 const DEFAULT_ADDRESS_TTL_HOURS = 24
 
-type Env = Record<string, string | undefined>
-
 /**
  * Where this process's storage lives (PostgreSQL at DATABASE_URL, else the SQLite file), for every `openStorage` of
  * the api: one place, so no connection of the process can end up on another database than the rest.
@@ -120,21 +119,12 @@ export function storageConfig(config: Config, options: Pick<StorageConfig, 'busy
 /** Reads and validates the environment once; reports every problem at the same time. */
 export function loadConfig(env: Env = process.env): Config {
   const problems: string[] = []
-  const int = (name: string, fallback: number, min = 0): number => {
-    const raw = env[name]
-    if (raw === undefined || raw === '') return fallback
-    const value = Number(raw)
-    if (!Number.isInteger(value) || value < min) {
-      problems.push(`${name} must be an integer ≥ ${min} (got "${raw}")`)
-      return fallback
-    }
-    return value
-  }
+  const int = intReader(env, problems)
 
   const databasePath = resolveDatabasePath(env.DATABASE_PATH)
   const dataDir = env.DATA_DIR ? env.DATA_DIR : databasePath === ':memory:' ? '' : dirname(databasePath)
   const isProduction = env.APP_ENV === 'production'
-  const mailDomains = parseDomains(env.MAIL_DOMAINS, problems)
+  const mailDomains = readMailDomains(env, problems)
 
   // On PostgreSQL several nodes serve as one: a secret made up by each node would split its tokens and its shared
   // limits (keyed by an HMAC under this secret) from every other node's.
@@ -175,7 +165,7 @@ export function loadConfig(env: Env = process.env): Config {
     maxStreamsPerClient: int('MAX_STREAMS_PER_CLIENT', 20, 1),
     listingCacheBytes: int('LISTING_CACHE_MB', 32, 1) * 1024 * 1024,
     messageViewCacheBytes: int('MESSAGE_VIEW_CACHE_MB', 32, 1) * 1024 * 1024,
-    messageTextMaxChars: int('MESSAGE_TEXT_MAX_CHARS', 256 * 1024, 1),
+    messageTextMaxChars: readMessageTextMaxChars(int),
     messageViewMaxAttachments: int('MESSAGE_VIEW_MAX_ATTACHMENTS', 100, 1),
     trustProxy: parseTrustProxy(env.TRUST_PROXY, problems),
     // In production behind a trusted proxy, TLS is what that proxy is there for; HSTS=false/true overrides.
@@ -220,20 +210,6 @@ export function loadConfig(env: Env = process.env): Config {
   return Object.freeze(config)
 }
 
-/** Default domain works locally: any SMTP client can address it directly at our server. */
-export const DEFAULT_MAIL_DOMAINS = ['tempbox.local']
-
-function parseDomains(raw: string | undefined, problems: string[]): string[] {
-  if (!raw || raw.trim() === '') return DEFAULT_MAIL_DOMAINS
-  const domains = raw.split(',').map((d) => d.trim().toLowerCase()).filter(Boolean)
-  for (const d of domains) {
-    if (!/^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/.test(d)) {
-      problems.push(`MAIL_DOMAINS has an invalid domain "${d}"`)
-    }
-  }
-  return domains
-}
-
 /** Shown to people as a mailto: link, so only the plain `local@domain` form is taken. */
 function parseEmail(name: string, raw: string | undefined, fallback: string, problems: string[]): string {
   const value = raw?.trim()
@@ -256,20 +232,6 @@ function parsePublicUrl(raw: string | undefined, host: string, port: number, pro
     problems.push(`PUBLIC_URL must be an http(s) URL such as https://tempbox.example (got "${raw}")`)
     return ''
   }
-}
-
-const UNIT_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }
-
-/** `900`, `900s`, `15m`, `12h` or `7d` (a bare number is seconds, as JWT_EXPIRES_IN read it). */
-function duration(name: string, raw: string | undefined, fallbackMs: number, problems: string[]): number {
-  if (raw === undefined || raw.trim() === '') return fallbackMs
-  const match = /^(\d+)\s*([smhd]?)$/.exec(raw.trim())
-  const ms = match ? Number(match[1]) * UNIT_MS[match[2] || 's']! : 0
-  if (!(ms >= 1000) || !Number.isSafeInteger(ms)) {
-    problems.push(`${name} must be a duration of at least a second such as 900, 15m, 12h or 7d (got "${raw}")`)
-    return fallbackMs
-  }
-  return ms
 }
 
 function parseTrustProxy(raw: string | undefined, problems: string[] = []): false | number | string {

@@ -1,3 +1,4 @@
+import { intReader, onOff, readMailDomains, readMessageTextMaxChars, type Env, type IntReader } from '@tempbox/config'
 import { DEFAULT_SEARCH_TEXT_MAX_CHARS, isPostgresUrl, resolveDatabasePath, type StorageConfig } from '@tempbox/db'
 import { parseAddressList, type AddressList } from '@tempbox/ip'
 import { metricsAddress, type MetricsAddress } from '@tempbox/metrics'
@@ -85,8 +86,6 @@ export interface Config {
   proxyProtocol: { trusted: AddressList; headerTimeoutMs: number } | null
 }
 
-/** Same default as apps/api/src/config.ts so both processes agree out of the box. */
-export const DEFAULT_MAIL_DOMAINS = ['tempbox.local']
 /** 10 MB: big enough for ordinary attachments, small enough to keep one message in memory. */
 const DEFAULT_MAX_MESSAGE_BYTES = 10 * 1024 * 1024
 /** RFC 5321 asks servers to accept at least 100 recipients; a temp inbox never needs more. */
@@ -136,27 +135,16 @@ const DEFAULT_DELIVERY_LOG_MAX_QUEUED = 10_000
 /** Postfix's smtpd_upstream_proxy_timeout: a balancer sends its header at once, so a few seconds is plenty. */
 const DEFAULT_PROXY_HEADER_TIMEOUT_MS = 5_000
 
-type Env = Record<string, string | undefined>
-
 /** Reads and validates the environment once; reports every problem at the same time. */
 export function loadConfig(env: Env = process.env): Config {
   const problems: string[] = []
-  const int = (name: string, fallback: number, min = 0): number => {
-    const raw = env[name]
-    if (raw === undefined || raw === '') return fallback
-    const value = Number(raw)
-    if (!Number.isInteger(value) || value < min) {
-      problems.push(`${name} must be an integer ≥ ${min} (got "${raw}")`)
-      return fallback
-    }
-    return value
-  }
+  const int = intReader(env, problems)
   const config: Config = {
     host: env.SMTP_HOST || '127.0.0.1',
     port: int('SMTP_PORT', 2525),
     databasePath: resolveDatabasePath(env.DATABASE_PATH),
     databaseUrl: isPostgresUrl(env.DATABASE_URL) ? env.DATABASE_URL.trim() : null,
-    mailDomains: parseDomains(env.MAIL_DOMAINS, problems),
+    mailDomains: readMailDomains(env, problems),
     maxMessageBytes: int('MAX_MESSAGE_BYTES', DEFAULT_MAX_MESSAGE_BYTES, 1024),
     maxRecipients: int('SMTP_MAX_RECIPIENTS', DEFAULT_MAX_RECIPIENTS, 1),
     maxClients: int('SMTP_MAX_CLIENTS', DEFAULT_MAX_CLIENTS, 1),
@@ -173,7 +161,7 @@ export function loadConfig(env: Env = process.env): Config {
     heartbeatMs: int('INGEST_HEARTBEAT_MS', DEFAULT_HEARTBEAT_MS, 100),
     maxMessagesPerInbox: int('MAX_MESSAGES_PER_INBOX', DEFAULT_MAX_MESSAGES_PER_INBOX, 1),
     maxInboxBytes: int('MAX_INBOX_BYTES', DEFAULT_MAX_INBOX_BYTES, 1024),
-    messageTextMaxChars: int('MESSAGE_TEXT_MAX_CHARS', 256 * 1024, 1),
+    messageTextMaxChars: readMessageTextMaxChars(int),
     searchTextMaxChars: int('SEARCH_TEXT_MAX_CHARS', DEFAULT_SEARCH_TEXT_MAX_CHARS, 1),
     maxDatabaseBytes: int('MAX_DATABASE_BYTES', 0, 0),
     minFreeDiskBytes: int('MIN_FREE_DISK_BYTES', DEFAULT_MIN_FREE_DISK_BYTES, 0),
@@ -211,7 +199,7 @@ export function storageConfig(config: Pick<Config, 'databasePath' | 'databaseUrl
   return { path: config.databasePath, ...(config.databaseUrl ? { url: config.databaseUrl } : {}), ...options }
 }
 
-function parseProxyProtocol(env: Env, int: (name: string, fallback: number, min?: number) => number, problems: string[]): Config['proxyProtocol'] {
+function parseProxyProtocol(env: Env, int: IntReader, problems: string[]): Config['proxyProtocol'] {
   const switchValue = (env.SMTP_PROXY_PROTOCOL || 'off').toLowerCase()
   if (!['on', 'off'].includes(switchValue)) problems.push(`SMTP_PROXY_PROTOCOL must be "on" or "off" (got "${env.SMTP_PROXY_PROTOCOL}")`)
   const { list, invalid } = parseAddressList(env.SMTP_TRUSTED_PROXIES ?? '')
@@ -221,22 +209,4 @@ function parseProxyProtocol(env: Env, int: (name: string, fallback: number, min?
   // With nobody trusted, every balancer's header would be refused, and all its mail with it.
   if (list.entries.length === 0) problems.push('SMTP_PROXY_PROTOCOL=on needs SMTP_TRUSTED_PROXIES: the addresses or CIDR ranges of the balancers allowed to name the client\'s address')
   return { trusted: list, headerTimeoutMs }
-}
-
-function onOff(env: Env, name: string, fallback: boolean, problems: string[]): boolean {
-  const raw = (env[name] ?? '').trim().toLowerCase()
-  if (raw === '') return fallback
-  if (raw !== 'on' && raw !== 'off') problems.push(`${name} must be "on" or "off" (got "${env[name]}")`)
-  return raw === 'on' || (raw !== 'off' && fallback)
-}
-
-function parseDomains(raw: string | undefined, problems: string[]): string[] {
-  if (!raw || raw.trim() === '') return DEFAULT_MAIL_DOMAINS
-  const domains = raw.split(',').map((d) => d.trim().toLowerCase()).filter(Boolean)
-  for (const d of domains) {
-    if (!/^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/.test(d)) {
-      problems.push(`MAIL_DOMAINS has an invalid domain "${d}"`)
-    }
-  }
-  return domains
 }

@@ -1,3 +1,5 @@
+import type { Env, IntReader } from '@tempbox/config'
+
 /** How the sender check (SPF, DKIM, DMARC, ARC) runs; see README "Who really sent it". */
 export interface MailAuthConfig {
   /** MAIL_AUTH=off stores no verdict (the API then says the message was not checked). */
@@ -22,9 +24,6 @@ export interface MailAuthConfig {
 
 /** Far over real header blocks (a ten-hop ARC chain is ~30 KB), and a ~0.1 s check at worst. */
 export const DEFAULT_MAX_HEADER_BYTES = 64 * 1024
-
-type Env = Record<string, string | undefined>
-type IntReader = (name: string, fallback: number, min?: number) => number
 
 export function loadMailAuthConfig(env: Env, int: IntReader, problems: string[]): MailAuthConfig {
   const switchValue = (env.MAIL_AUTH ?? 'on').toLowerCase()
