@@ -47,10 +47,11 @@ export async function runPrimary(config: Config): Promise<void> {
     const entry = { port, role, firstGeneration, listened: false }
     workers.set(worker, entry)
     serveIpc(port, handlers, (err) => log.error('[cluster] a worker request failed', err))
-    worker.once('listening', () => {
+    worker.once('listening', (address) => {
       entry.listened = true
       if (firstGeneration && [...workers.values()].every((w) => w.listened)) {
-        log.info(`[cluster] ${workers.size} workers serving http://${config.host}:${config.port}`)
+        // The port they share: with PORT=0 the one the first listener got.
+        log.info(`[cluster] ${workers.size} workers serving http://${config.host}:${address.port}`)
       }
     })
   }

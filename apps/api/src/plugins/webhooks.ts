@@ -1,6 +1,8 @@
+import type { AddressInfo } from 'node:net'
 import fp from 'fastify-plugin'
+import type { FastifyInstance } from 'fastify'
 import { openStorage, type Storage } from '@tempbox/db'
-import { storageConfig } from '../config.js'
+import { storageConfig, type Config } from '../config.js'
 import { setQueueCaps } from '../repositories/webhook-repository.js'
 import { WebhookDeliverer } from '../services/webhooks/webhook-deliverer.js'
 
@@ -9,6 +11,22 @@ import { WebhookDeliverer } from '../services/webhooks/webhook-deliverer.js'
  * of delivery records that does not get it by then is written with the next batch, rather than keep the api waiting.
  */
 const DELIVERY_BUSY_TIMEOUT_MS = 200
+
+/**
+ * Without PUBLIC_URL the links name the listen address, whose port is known only once bound when PORT=0 (as the tests
+ * start the api): then they name the port the server got, read at each delivery.
+ */
+function withBoundPublicUrl(app: FastifyInstance): Config {
+  const { config } = app
+  if (!config.publicUrl.endsWith(':0')) return config
+  return Object.freeze({
+    ...config,
+    get publicUrl() {
+      const address = app.server.address() as AddressInfo | null
+      return address ? config.publicUrl.replace(/:0$/, `:${address.port}`) : config.publicUrl
+    },
+  })
+}
 
 /**
  * Webhooks per inbox. Queued deliveries are made by one loop for the whole service, in the process that also sweeps
@@ -28,7 +46,7 @@ export default fp(
         // database, only the last records, whose deliveries would then simply be made again — at least once allows that).
         // Two connections on PostgreSQL: the loop reads due deliveries while a batch of attempts is being recorded.
         const storage = openStorage(storageConfig(app.config, { busyTimeoutMs: DELIVERY_BUSY_TIMEOUT_MS, durable: false, poolSize: 2 }))
-        const deliverer = new WebhookDeliverer(storage.db, app.config, app.mailWatcher, (row) => app.inboxListings.summaryOfListRow(row), app.metrics, app.log, lookupHost)
+        const deliverer = new WebhookDeliverer(storage.db, withBoundPublicUrl(app), app.mailWatcher, (row) => app.inboxListings.summaryOfListRow(row), app.metrics, app.log, lookupHost)
         running = { deliverer, storage }
         deliverer.start()
       },
