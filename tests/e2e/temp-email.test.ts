@@ -1,12 +1,13 @@
 import { randomBytes } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import AxeBuilder from '@axe-core/playwright'
 import nodemailer, { type SendMailOptions } from 'nodemailer'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { launchBrowser } from '../support/browser'
-import { freePort, startStack, waitFor, type Stack } from '../support/stack'
+import { startStack, waitFor, type Stack } from '../support/stack'
 
 let stack: Stack
 let browser: Browser
@@ -21,14 +22,14 @@ beforeAll(async () => {
   // (tested in addresses.test.ts) would refuse the sixth.
   stack = await startStack({ withWeb: true, env: { MAX_ACTIVE_ADDRESSES_PER_IP: '50' } })
   browser = await launchBrowser()
-  imagePort = await freePort()
   imageServer = createServer((req, res) => {
     imageHits++
     imagePaths.push(req.url ?? '')
     res.writeHead(200, { 'Content-Type': 'image/gif' })
     res.end(Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64'))
   })
-  await new Promise<void>((ok) => imageServer.listen(imagePort, '127.0.0.1', ok))
+  await new Promise<void>((ok) => imageServer.listen(0, '127.0.0.1', ok))
+  imagePort = (imageServer.address() as AddressInfo).port
 })
 
 afterAll(async () => {

@@ -7,7 +7,7 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { parse as parseYaml } from 'yaml'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { freePort, portAccepts, REPO_ROOT, startProcess, startStack, waitFor, type Stack } from '../support/stack.js'
+import { LISTENING, REPO_ROOT, reportedPort, startProcess, startStack, waitFor, type Stack } from '../support/stack.js'
 
 /** Every fenced block of docs/developers.md, by the name after `tested=` in its info string. */
 const doc = readFileSync(join(REPO_ROOT, 'docs/developers.md'), 'utf8')
@@ -34,21 +34,22 @@ async function speakTo(entry: McpEntry): Promise<string> {
   const client = new Client({ name: 'docs-test', version: '1.0.0' })
   let stopServer = async () => {}
   if (entry.url) {
-    const port = await freePort()
     const server = spawn('pnpm', ['--silent', 'mcp', '--http'], {
       cwd: REPO_ROOT,
-      env: { ...process.env, TEMPBOX_URL: stack.apiUrl, MCP_PORT: String(port) },
-      stdio: 'ignore',
+      env: { ...process.env, TEMPBOX_URL: stack.apiUrl, MCP_PORT: '0' },
+      stdio: ['ignore', 'ignore', 'pipe'],
       detached: true,
     })
+    let output = ''
+    server.stderr.on('data', (d: Buffer) => (output += d.toString()))
     const exited = new Promise((resolve) => server.once('exit', resolve))
     stopServer = async () => {
       process.kill(-server.pid!, 'SIGTERM')
       await exited
     }
-    await waitFor(() => portAccepts(port), 60_000, 'the MCP server to listen')
+    await waitFor(() => reportedPort(output, LISTENING.mcp) !== undefined, 60_000, 'the MCP server to listen')
     const url = new URL(entry.url)
-    url.port = String(port)
+    url.port = String(reportedPort(output, LISTENING.mcp))
     await client.connect(new StreamableHTTPClientTransport(url) as Transport)
   } else {
     const args = entry.args!.map((arg) => arg.replace('/path/to/tempbox', REPO_ROOT))

@@ -6,7 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { request } from 'node:http'
 import nodemailer, { type Transporter } from 'nodemailer'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { freePort, portAccepts, REPO_ROOT, startStack, waitFor, type Stack } from '../support/stack.js'
+import { LISTENING, REPO_ROOT, reportedPort, startStack, waitFor, type Stack } from '../support/stack.js'
 
 let stack: Stack
 let smtp: Transporter
@@ -99,10 +99,9 @@ describe('the MCP server, spoken to by the SDK client', () => {
   })
 
   it('over Streamable HTTP (`pnpm mcp --http`, MCP_PORT), refusing a foreign Host header', async () => {
-    const port = await freePort()
     const server: ChildProcess = spawn('pnpm', ['--silent', 'mcp', '--http'], {
       cwd: REPO_ROOT,
-      env: { ...process.env, TEMPBOX_URL: stack.apiUrl, MCP_PORT: String(port) },
+      env: { ...process.env, TEMPBOX_URL: stack.apiUrl, MCP_PORT: '0' },
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
     })
@@ -110,7 +109,8 @@ describe('the MCP server, spoken to by the SDK client', () => {
     server.stderr!.on('data', (d: Buffer) => (output += d.toString()))
     const exited = new Promise((resolve) => server.once('exit', resolve))
     try {
-      await waitFor(() => portAccepts(port), 60_000, 'the MCP server to listen')
+      await waitFor(() => reportedPort(output, LISTENING.mcp) !== undefined, 60_000, 'the MCP server to listen')
+      const port = reportedPort(output, LISTENING.mcp)!
       expect(output).toContain(`Streamable HTTP on http://127.0.0.1:${port}/mcp`)
       const client = new Client({ name: 'tempbox-test', version: '1.0.0' })
       await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`)) as Transport)
