@@ -1,0 +1,44 @@
+/** What a run of the SMTP ingest bench measures: its scenarios and the env switches that pick and scale them. */
+import { dirname, join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const BENCH_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
+export const REPO_ROOT = resolve(BENCH_DIR, '..')
+export const MAILDEV_DIR = join(BENCH_DIR, '.maildev')
+export const DOMAIN = 'bench.tempbox.local'
+/** Inboxes the messages rotate over, as if many people used the service at once. */
+export const INBOX_COUNT = 64
+export const SCALE = Number(process.env.BENCH_SCALE ?? '1')
+export const REPEATS = Math.max(1, Math.round(Number(process.env.BENCH_REPEATS ?? '3')))
+
+export type Kind = 'plain' | 'html' | 'corpus'
+
+export interface Scenario {
+  name: string
+  kind: Kind
+  /** Size of each synthetic message; the corpus brings its own. */
+  bytes: number
+  connections: number
+  messages: number
+  /** One message per connection (connect, greet, send, QUIT), as most real senders do. */
+  isOneMailPerConnection?: boolean
+  /** The throughput Tempbox is meant to reach (msg/s), if this scenario has a target. */
+  target?: number
+}
+
+// Each scenario runs for several seconds: a 2-second run on shared cores says more about the neighbours than about us.
+const ALL_SCENARIOS: Scenario[] = [
+  // The headline: real mail of every shape (see tests/fixtures/real-mail/MANIFEST.md), cycled.
+  { name: 'real-mail corpus × 16 conns', kind: 'corpus', bytes: 0, connections: 16, messages: 6000 },
+  { name: '2 KB × 1 conn', kind: 'plain', bytes: 2048, connections: 1, messages: 2500 },
+  { name: '2 KB × 4 conns', kind: 'plain', bytes: 2048, connections: 4, messages: 8000 },
+  { name: '2 KB × 16 conns', kind: 'plain', bytes: 2048, connections: 16, messages: 20000, target: 2000 },
+  { name: '100 KB × 1 conn', kind: 'plain', bytes: 100 * 1024, connections: 1, messages: 1000 },
+  { name: '100 KB × 4 conns', kind: 'plain', bytes: 100 * 1024, connections: 4, messages: 2000 },
+  { name: '100 KB × 16 conns', kind: 'plain', bytes: 100 * 1024, connections: 16, messages: 4000, target: 600 },
+  { name: '2 KB, 64 concurrent one-mail connections', kind: 'plain', bytes: 2048, connections: 64, messages: 1280, isOneMailPerConnection: true },
+  { name: '20 KB text + HTML × 16 conns', kind: 'html', bytes: 20 * 1024, connections: 16, messages: 6000 },
+]
+export const SCENARIOS = ALL_SCENARIOS
+  .filter((s) => !process.env.BENCH_ONLY || process.env.BENCH_ONLY.split('|').some((part) => s.name.includes(part)))
+  .map((s) => ({ ...s, messages: Math.max(s.connections, Math.round(s.messages * SCALE)) }))
