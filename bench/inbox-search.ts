@@ -10,7 +10,7 @@
  */
 import { dirname, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { openStorage, toStoredSource, type IncomingMessage } from '@tempbox/db'
+import { openStorage, toStoredSource, type MessageToStore } from '@tempbox/db'
 import { createTestDatabase, startPostgres } from '@tempbox/db/testing/postgres'
 import { deriveParsed } from '@tempbox/mail-derive'
 import { generateAddress, startApiStack, type ApiStack } from './lib/api-stack.js'
@@ -41,7 +41,7 @@ async function fill(stack: ApiStack, address: string, url: string | undefined): 
     const write = storage.messageWriter()
     const perMessage = Math.floor(INBOX_BYTES / MESSAGES) - 400
     for (let start = 0; start < MESSAGES; start += 50) {
-      const batch: IncomingMessage[] = []
+      const batch: MessageToStore[] = []
       for (let i = start; i < Math.min(MESSAGES, start + 50); i++) {
         const { subject, text } = mail(i, perMessage)
         const raw = Buffer.from(`From: Bücherei <buch@example.test>\r\nSubject: ${subject}\r\n\r\n${text}\r\n`)

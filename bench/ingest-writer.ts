@@ -15,7 +15,7 @@ import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { migrateToLatest, openStorage, type IncomingMessage } from '@tempbox/db'
+import { migrateToLatest, openStorage, type MessageToStore } from '@tempbox/db'
 import { machineLine, writeBenchmarkSection } from './lib/benchmarks-md.js'
 import { fmt, median, spread } from './lib/stats.js'
 
@@ -52,7 +52,7 @@ function text(i: number, bytes: number): string {
   return words.join(' ')
 }
 
-function message(i: number, bytes: number, inboxIds: number[]): IncomingMessage {
+function message(i: number, bytes: number, inboxIds: number[]): MessageToStore {
   const body = text(i, bytes)
   const subject = `Order ${i} confirmed`
   return {

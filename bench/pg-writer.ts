@@ -11,7 +11,7 @@
  */
 import { join } from 'node:path'
 import { createTestDatabase, startPostgres } from '@tempbox/db/testing/postgres'
-import type { IncomingMessage, Storage } from '@tempbox/db'
+import type { MessageToStore, Storage } from '@tempbox/db'
 import { treeCpuMs } from './lib/processes.js'
 import { fmt, median } from './lib/stats.js'
 
@@ -29,7 +29,7 @@ async function loadDb(root?: string): Promise<Db> {
 
 const text = Buffer.from('Lorem ipsum dolor sit amet, consectetur adipiscing elit.\r\n'.repeat(30))
 
-function message(i: number, inboxIds: number[]): IncomingMessage {
+function message(i: number, inboxIds: number[]): MessageToStore {
   const head = `X-Bench-Id: w-${i}\r\nFrom: Load <load@sender.test>\r\nTo: bench${i % INBOXES}@bench.tempbox.local\r\nSubject: bench message ${i}\r\nDate: Wed, 25 Nov 2026 00:00:00 +0000\r\nMessage-ID: <${i}@sender.test>\r\nMIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n`
   return {
     inboxIds,
@@ -50,7 +50,7 @@ function message(i: number, inboxIds: number[]): IncomingMessage {
   }
 }
 
-interface Target { name: string; storage: Storage; write: (m: IncomingMessage[]) => Promise<number[]>; inboxIds: number[]; ingest: number[]; server: number[]; bytesBefore: number; written: number }
+interface Target { name: string; storage: Storage; write: (m: MessageToStore[]) => Promise<number[]>; inboxIds: number[]; ingest: number[]; server: number[]; bytesBefore: number; written: number }
 
 /** The database's files on disk (tables, indexes, TOAST; not the WAL): what a day of mail costs in storage. */
 async function databaseBytes(storage: Storage): Promise<number> {

@@ -1,4 +1,4 @@
-import { openStorage, toStoredSource, type IncomingMessage, type WriteMessages } from '@tempbox/db'
+import { openStorage, toStoredSource, type MessageToStore, type WriteMessages } from '@tempbox/db'
 import { deriveParsed } from '@tempbox/mail-derive'
 import type { App } from '../src/app.js'
 import { storageConfig } from '../src/config.js'
@@ -41,7 +41,7 @@ function ingestWriter(app: App): WriteMessages {
 }
 
 /** The view as ingest's parse worker derives and stores it (without the failures it logs). */
-function storedView(parsed: IncomingMessage['parsed'] & { html: string | null }): IncomingMessage['derived'] {
+function storedView(parsed: MessageToStore['parsed'] & { html: string | null }): MessageToStore['derived'] {
   const { failures: _failures, ...derived } = deriveParsed(parsed)
   return derived
 }
@@ -57,12 +57,12 @@ export async function deliver(app: App, address: string, mail: TestMail = {}): P
 }
 
 /** A message as mail-ingest's parse worker hands it to the writer (source, parsed mail and derived view). */
-export function incomingMessage(inboxIds: number[], addresses: string[], mail: TestMail = {}): IncomingMessage {
+export function incomingMessage(inboxIds: number[], addresses: string[], mail: TestMail = {}): MessageToStore {
   const subject = mail.subject ?? 'Hello'
   const fromAddress = mail.fromAddress ?? 'sender@example.com'
   const raw = mail.raw ?? Buffer.from(`From: ${fromAddress}\r\nSubject: ${subject}\r\n\r\n${mail.text ?? ''}\r\n`)
   const text = mail.text === undefined ? 'Hello there' : mail.text
-  const parsed: IncomingMessage['parsed'] & { html: string | null } = {
+  const parsed: MessageToStore['parsed'] & { html: string | null } = {
     from: { name: mail.fromName ?? 'Sender', address: fromAddress },
     recipients: addresses.map((address) => ({ name: '', address })),
     subject,
@@ -88,7 +88,7 @@ export async function deliverToAll(app: App, addresses: string[], mail: TestMail
 }
 
 /** Stores a message made by `build` (given each address's inbox id) as deliverToAll does. Returns its id in each inbox. */
-export async function deliverIncoming(app: App, addresses: string[], build: (inboxIds: number[]) => IncomingMessage): Promise<number[]> {
+export async function deliverIncoming(app: App, addresses: string[], build: (inboxIds: number[]) => MessageToStore): Promise<number[]> {
   const inboxes = await app.db.selectFrom('inbox').select(['id', 'address']).where('address', 'in', addresses).execute()
   const inboxIds = addresses.map((a) => inboxes.find((i) => i.address === a)!.id)
   const heard = onPostgres ? heardBy(app, inboxIds) : null

@@ -1,4 +1,4 @@
-import type { IncomingAttachment } from '@tempbox/db'
+import type { AttachmentToStore } from '@tempbox/db'
 import { Headers, type HeaderLine } from '@zone-eu/mailsplit'
 import { MailParser, simpleParser, type AddressObject, type EmailAddress, type ParsedMail } from 'mailparser'
 import { HEADER_PARSE_LIMITS, resetHeaderBudget } from './header-budget.js'
@@ -10,7 +10,7 @@ export interface MailAddress {
 }
 
 /** The store's own shape of an attachment: what is parsed is what is stored. */
-export type ParsedAttachment = IncomingAttachment
+export type ParsedAttachment = AttachmentToStore
 
 /** What the rest of ingest sees of a message: mailparser's own types stay inside this file. */
 export interface ParsedMessage {

@@ -1,6 +1,6 @@
 import type { SmtpEnvelope } from './mail-auth/check.js'
 import type { AcceptedDelivery, RefusalKind } from '@tempbox/db'
-import type { IncomingMessage } from './store-message.js'
+import type { MessageToStore } from './store-message.js'
 
 /** SMTP thread → parse worker: the bytes received and where they go. */
 export interface ParseRequest {
@@ -17,7 +17,7 @@ export interface ParseRequest {
 /** Parse worker → store worker, over their own channel (the SMTP thread never touches parsed messages). */
 export interface StoreRequest {
   id: number
-  message: IncomingMessage
+  message: MessageToStore
 }
 
 /** Store worker (a commit's replies in one array) or a parse worker that failed (alone) → SMTP thread. */

@@ -6,7 +6,7 @@ import type { SmtpEnvelope } from './mail-auth/check.js'
 /** A parsed message as it goes to the writer: by then a long HTML may be its UTF-8 bytes (see parse-worker.ts). */
 export type ParsedForStore = Omit<ParsedMessage, 'html'> & { html: string | Buffer | null }
 
-export interface IncomingMessage {
+export interface MessageToStore {
   /** Distinct inboxes the message goes to: its content is stored once, with a listing row for each. */
   inboxIds: number[]
   parsed: ParsedForStore
@@ -27,10 +27,10 @@ export interface IncomingMessage {
  * Writes messages and their attachments in ONE transaction: all of them are committed, or none. Gives their content
  * ids. The storage's `messageWriter` is one (packages/db: prepared statements, quotas, the size cap).
  */
-export type WriteMessages = (messages: IncomingMessage[]) => Promise<number[]>
+export type WriteMessages = (messages: MessageToStore[]) => Promise<number[]>
 
 /** About what one stored message adds to the WAL: its large columns once, and a small row per inbox it goes to. */
-export function walBytesOf({ source, parsed, inboxIds, derived }: IncomingMessage): number {
+export function walBytesOf({ source, parsed, inboxIds, derived }: MessageToStore): number {
   const attachments = parsed.attachments.reduce((sum, a) => sum + a.content.length, 0)
   return source.raw.length + (parsed.text?.length ?? 0) + (parsed.html?.length ?? 0) + derivedLength(derived) + attachments + 512 * inboxIds.length
 }
@@ -41,13 +41,13 @@ function derivedLength(d: StoredDerivation): number {
 
 export interface MessageStore {
   /** Resolves once the message is committed (durable), rejects if it could not be stored. */
-  store: (message: IncomingMessage) => Promise<void>
+  store: (message: MessageToStore) => Promise<void>
   /** Waits for queued messages to be written. */
   drain: () => Promise<void>
 }
 
 interface Pending {
-  message: IncomingMessage
+  message: MessageToStore
   resolve: () => void
   reject: (error: unknown) => void
 }
@@ -60,7 +60,7 @@ interface Pending {
  */
 export function createMessageStore(
   write: WriteMessages,
-  options: { maxBatchMessages: number; onCommitted?: (messages: IncomingMessage[], contentIds: number[]) => void },
+  options: { maxBatchMessages: number; onCommitted?: (messages: MessageToStore[], contentIds: number[]) => void },
 ): MessageStore {
   const queue: Pending[] = []
   let flushing: Promise<void> | null = null

@@ -4,13 +4,13 @@ import { ENGINES, freshPostgresDatabase } from '@tempbox/db/testing'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { ParsedMessage } from '../src/parse-message.js'
 import { deriveView } from '../src/derive-view.js'
-import { createMessageStore, walBytesOf, type IncomingMessage } from '../src/store-message.js'
+import { createMessageStore, walBytesOf, type MessageToStore } from '../src/store-message.js'
 
 let db: Db
 let storage: Storage
 let inboxId: number
 
-function message(subject: string, inboxIds = [inboxId]): IncomingMessage {
+function message(subject: string, inboxIds = [inboxId]): MessageToStore {
   const parsed: ParsedMessage = {
     from: { name: 'Ann', address: 'ann@example.test' },
     recipients: [{ name: '', address: 'box@tempbox.test' }],

@@ -12,7 +12,7 @@ export {
   openStorage, openSqliteStorage, openPostgresStorage, UNICODE_LOWER, NO_LIMITS, refusalKindOf, StoreRefusal,
   DEFAULT_SEARCH_TEXT_MAX_CHARS, foldForSearch, searchCopyOf, type SearchCopy,
   type ActiveInbox, type ChangeEvent, type CommitSignal, type DeleteEvent, type NewMail, type Storage, type StorageConfig, type StoredVerdict,
-  type AcceptedDelivery, type IncomingAttachment, type IncomingMessage, type RefusalKind, type WriteMessages, type WriterLimits,
+  type AcceptedDelivery, type AttachmentToStore, type MessageToStore, type RefusalKind, type WriteMessages, type WriterLimits,
 } from './storage/index.js'
 export { matchAll, type MessageCondition } from './search/message-filter.js'
 export { searchInboxPage, type SearchPage } from './search/inbox-search.js'

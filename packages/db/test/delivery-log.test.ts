@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { listDeliveries, migrateToLatest, NO_LIMITS, openStorage, recordDeliveries, refusalKindOf, type Db, type DeliveryEntry, type IncomingMessage } from '../src/index.js'
+import { listDeliveries, migrateToLatest, NO_LIMITS, openStorage, recordDeliveries, refusalKindOf, type Db, type DeliveryEntry, type MessageToStore } from '../src/index.js'
 import { ENGINES, freshPostgresDatabase, freshTestDb } from '../src/testing/index.js'
 
 const opened: Db[] = []
@@ -13,7 +13,7 @@ afterEach(async () => {
 })
 
 /** A received message as mail-ingest hands it to the writer, with its deliveries. */
-function incoming(subject: string, inboxIds: number[], deliveries?: IncomingMessage['deliveries']): IncomingMessage {
+function incoming(subject: string, inboxIds: number[], deliveries?: MessageToStore['deliveries']): MessageToStore {
   const raw = Buffer.from(`Subject: ${subject}\r\n\r\nbody\r\n`)
   return {
     inboxIds,

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { sql } from 'kysely'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { insertMessage, migrateToLatest, NO_LIMITS, openStorage, refusalKindOf, UNICODE_LOWER, VIEW_HEADER_LIMITS, type ChangeEvent, type DeleteEvent, type IncomingMessage, type NewMail, type Storage, type StorageConfig } from '../src/index.js'
+import { insertMessage, migrateToLatest, NO_LIMITS, openStorage, refusalKindOf, UNICODE_LOWER, VIEW_HEADER_LIMITS, type ChangeEvent, type DeleteEvent, type MessageToStore, type NewMail, type Storage, type StorageConfig } from '../src/index.js'
 import { ENGINES, freshPostgresDatabase, type TestEngine } from '../src/testing/index.js'
 
 const HOUR = 3_600_000
@@ -55,7 +55,7 @@ async function checkingMessage(inboxId: number, subject: string): Promise<number
 }
 
 /** A received message as mail-ingest hands it to the writer. */
-function incoming(subject: string, inboxIds: number[], body = 'body', envelope?: object): IncomingMessage {
+function incoming(subject: string, inboxIds: number[], body = 'body', envelope?: object): MessageToStore {
   const raw = Buffer.from(`Subject: ${subject}\r\n\r\n${body}\r\n`)
   return {
     inboxIds,

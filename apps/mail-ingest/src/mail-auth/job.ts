@@ -1,6 +1,6 @@
 import type { MessagePort } from 'node:worker_threads'
 import { fullSource } from '@tempbox/db'
-import type { IncomingMessage } from '../store-message.js'
+import type { MessageToStore } from '../store-message.js'
 import type { AuthJob } from './queue.js'
 import { headerBlockEnd, signsBody } from './header-block.js'
 import { movableMemory } from '../worker-rpc.js'
@@ -10,7 +10,7 @@ import { postBatches, type PostBatches } from '../post-batches.js'
  * After a commit: hands each message that asked for a check (it carries the SMTP envelope) to the auth worker, with
  * what the check must read of it (authSourceOf).
  */
-export function sendAuthJobs(port: Pick<MessagePort, 'postMessage'>, messages: IncomingMessage[], contentIds: number[]): void {
+export function sendAuthJobs(port: Pick<MessagePort, 'postMessage'>, messages: MessageToStore[], contentIds: number[]): void {
   let batch = batches.get(port)
   if (!batch) {
     batch = postBatches<Committed>((committed) => postJobs(port, committed), AUTH_JOBS_EVERY_MS)
@@ -28,7 +28,7 @@ export function sendAuthJobs(port: Pick<MessagePort, 'postMessage'>, messages: I
  */
 const AUTH_JOBS_EVERY_MS = 10
 interface Committed {
-  message: IncomingMessage
+  message: MessageToStore
   contentId: number
 }
 const batches = new WeakMap<object, PostBatches<Committed>>()
@@ -51,7 +51,7 @@ function postJobs(port: Pick<MessagePort, 'postMessage'>, committed: Committed[]
  * the source as received, rebuilt when only the header block was stored (DKIM hashes the body exactly as sent).
  * `movable`: the bytes are a copy of their own, which moves to the auth worker rather than being copied again.
  */
-export function authSourceOf({ source, parsed }: Pick<IncomingMessage, 'source' | 'parsed'>): { bytes: Buffer; movable: boolean } {
+export function authSourceOf({ source, parsed }: Pick<MessageToStore, 'source' | 'parsed'>): { bytes: Buffer; movable: boolean } {
   const { raw, bodyIsText } = source
   const headEnd = headerBlockEnd(raw)
   if (headEnd >= 0 && !signsBody(raw.toString('latin1', 0, headEnd))) return { bytes: copyOf(raw.subarray(0, headEnd)), movable: true }

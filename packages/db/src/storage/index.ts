@@ -1,8 +1,8 @@
 export type { ActiveInbox, ChangeEvent, CommitSignal, DeleteEvent, NewMail, Storage, StorageConfig, StoredVerdict } from './storage.js'
 export {
   NO_LIMITS, refusalKindOf, StoreRefusal,
-  type AcceptedDelivery, type IncomingAttachment, type IncomingMessage, type RefusalKind, type WriteMessages, type WriterLimits,
-} from './incoming-message.js'
+  type AcceptedDelivery, type AttachmentToStore, type MessageToStore, type RefusalKind, type WriteMessages, type WriterLimits,
+} from './message-to-store.js'
 export { openSqliteStorage } from './sqlite/open.js'
 export { openPostgresStorage } from './postgres/open.js'
 export { UNICODE_LOWER } from './text-functions.js'

@@ -1,4 +1,4 @@
-import type { IncomingMessage } from './incoming-message.js'
+import type { MessageToStore } from './message-to-store.js'
 
 /**
  * The search copy of a message (table message_search): its subject, sender and text, each Unicode-normalised (NFKC)
@@ -49,7 +49,7 @@ export function searchCopyOf(
 }
 
 /** A message's search copy as a writer stores it: mail-ingest's, else folded here at the default cap (tools and tests). */
-export function searchCopyFor({ search, parsed, derived }: IncomingMessage): SearchCopy {
+export function searchCopyFor({ search, parsed, derived }: MessageToStore): SearchCopy {
   return (
     search ??
     searchCopyOf({ subject: parsed.subject, fromName: parsed.from.name, fromAddress: parsed.from.address, text: parsed.text, htmlText: derived.htmlText }, DEFAULT_SEARCH_TEXT_MAX_CHARS)

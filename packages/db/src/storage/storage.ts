@@ -1,6 +1,6 @@
 import type { SearchIndexBacklog } from '../search/index-backlog.js'
 import type { Db, Engine } from '../create-db.js'
-import type { WriteMessages, WriterLimits } from './incoming-message.js'
+import type { WriteMessages, WriterLimits } from './message-to-store.js'
 import type { ChangeEvent, DeleteEvent, NewMail } from './postgres/notify.js'
 
 export type { ChangeEvent, DeleteEvent, NewMail } from './postgres/notify.js'

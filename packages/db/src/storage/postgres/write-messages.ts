@@ -1,6 +1,6 @@
 import { isUtf8 } from 'node:buffer'
 import pg from 'pg'
-import { NO_LIMITS, StoreRefusal, type IncomingMessage, type WriteMessages, type WriterLimits } from '../incoming-message.js'
+import { NO_LIMITS, StoreRefusal, type MessageToStore, type WriteMessages, type WriterLimits } from '../message-to-store.js'
 import { storedHeaders } from '../stored-headers.js'
 import { searchCopyFor } from '../search-text.js'
 import { IDS_PER_NOTIFICATION, NEW_MAIL_CHANNEL } from './notify.js'
@@ -29,7 +29,7 @@ const ATTACHMENT_COLUMNS = [
   ['position', 'int'], ['filename', 'text'], ['content_type', 'text'], ['size', 'bigint'], ['content_id', 'text'], ['is_inline', 'int'], ['content', 'bytea'],
 ] as const
 
-function contentValues(ord: number, { parsed, source, derived }: IncomingMessage): unknown[] {
+function contentValues(ord: number, { parsed, source, derived }: MessageToStore): unknown[] {
   // In CONTENT_COLUMNS' order.
   return [
     ord, source.bodyIsText ? 1 : 0, JSON.stringify(parsed.recipients), pgText(JSON.stringify(storedHeaders(parsed.headers))), pgText(parsed.text), pgText(parsed.html), source.raw,
@@ -212,7 +212,7 @@ export function createPostgresMessageWriter(pool: pg.Pool, limits: WriterLimits 
 }
 
 /** The batch statement with its values, and the attachment rows (`[ord, …]`) beyond what it takes. */
-function batchOf(messages: IncomingMessage[], limits: WriterLimits): { statement: pg.QueryConfig; rest: unknown[][] } {
+function batchOf(messages: MessageToStore[], limits: WriterLimits): { statement: pg.QueryConfig; rest: unknown[][] } {
   const inboxIds = [...new Set(messages.flatMap((m) => m.inboxIds))]
   const attachments = messages.flatMap((m, i) =>
     m.parsed.attachments.map((a, position) => [i + 1, position, pgText(a.filename), pgText(a.contentType), a.size, pgText(a.contentId), a.isInline ? 1 : 0, a.content]),
@@ -258,13 +258,13 @@ function batchOf(messages: IncomingMessage[], limits: WriterLimits): { statement
 }
 
 /** The batch's search copies as the statement's $14–$17: subjects, sender names, sender addresses, bodies. */
-function searchArrays(messages: IncomingMessage[]): string[][] {
+function searchArrays(messages: MessageToStore[]): string[][] {
   const copies = messages.map(searchCopyFor)
   return [copies.map((c) => pgText(c.subject)), copies.map((c) => pgText(c.fromName)), copies.map((c) => pgText(c.fromAddress)), copies.map((c) => pgText(c.body))]
 }
 
 /** Runs the batch statement: the content ids in batch order, or the quota's refusal. */
-async function runBatch(client: pg.PoolClient, messages: IncomingMessage[], statement: pg.QueryConfig): Promise<number[]> {
+async function runBatch(client: pg.PoolClient, messages: MessageToStore[], statement: pg.QueryConfig): Promise<number[]> {
   const { rows } = await client.query<{ ids: string[] | null; refused: number | null; full_inboxes: number | null }>(statement)
   const { ids, refused, full_inboxes: full } = rows[0]!
   if (refused !== null) {

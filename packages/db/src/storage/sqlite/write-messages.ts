@@ -2,7 +2,7 @@ import type SQLite from 'better-sqlite3'
 import { sql } from 'kysely'
 import type { Db } from '../../create-db.js'
 import type { NewAttachment, NewMessage, NewMessageContent } from '../../schema.js'
-import { NO_LIMITS, StoreRefusal, type IncomingAttachment, type IncomingMessage, type WriteMessages, type WriterLimits } from '../incoming-message.js'
+import { NO_LIMITS, StoreRefusal, type AttachmentToStore, type MessageToStore, type WriteMessages, type WriterLimits } from '../message-to-store.js'
 import { freeDiskBytes } from './disk.js'
 import { storedHeaders } from '../stored-headers.js'
 import { textHeadOf } from '../text-head.js'
@@ -10,9 +10,9 @@ import { searchCopyFor } from '../search-text.js'
 import { DEFAULT_DELIVERY_LOG_ENTRIES } from '../../delivery-log.js'
 
 /** A content row as bound to the INSERT: `text` and `html` may be UTF-8 bytes, which the statement casts to TEXT. */
-type ContentRow = Omit<NewMessageContent, 'text' | 'html'> & { text: IncomingMessage['parsed']['text']; html: IncomingMessage['parsed']['html'] }
+type ContentRow = Omit<NewMessageContent, 'text' | 'html'> & { text: MessageToStore['parsed']['text']; html: MessageToStore['parsed']['html'] }
 
-function contentRow({ parsed, source, derived }: IncomingMessage): ContentRow {
+function contentRow({ parsed, source, derived }: MessageToStore): ContentRow {
   return {
     raw_body_is_text: source.bodyIsText ? 1 : 0,
     recipients: JSON.stringify(parsed.recipients),
@@ -31,7 +31,7 @@ function contentRow({ parsed, source, derived }: IncomingMessage): ContentRow {
   }
 }
 
-function messageRow(inboxId: number, contentId: number, { parsed, source, receivedAt }: IncomingMessage, tag: string | null): NewMessage {
+function messageRow(inboxId: number, contentId: number, { parsed, source, receivedAt }: MessageToStore, tag: string | null): NewMessage {
   return {
     inbox_id: inboxId,
     message_content_id: contentId,
@@ -46,12 +46,12 @@ function messageRow(inboxId: number, contentId: number, { parsed, source, receiv
   }
 }
 
-function searchRow(contentId: number, message: IncomingMessage) {
+function searchRow(contentId: number, message: MessageToStore) {
   const copy = searchCopyFor(message)
   return { message_content_id: contentId, subject: copy.subject, from_name: copy.fromName, from_address: copy.fromAddress, body: copy.body }
 }
 
-function attachmentRow(contentId: number, position: number, a: IncomingAttachment): NewAttachment {
+function attachmentRow(contentId: number, position: number, a: AttachmentToStore): NewAttachment {
   return {
     message_content_id: contentId,
     position,
@@ -86,7 +86,7 @@ export function createMessageWriter(db: Db, sqlite: SQLite.Database, limits: Wri
     db.selectFrom('inbox').select(['message_count', 'bytes_used']).where('id', '=', 0).compile().sql,
   )
   /** Refuses the message when it would take any of its inboxes past its quota (counters kept by triggers). */
-  const checkQuota = (message: IncomingMessage) => {
+  const checkQuota = (message: MessageToStore) => {
     let full = 0
     for (const inboxId of message.inboxIds) {
       const holds = inboxHolds.get(inboxId)
@@ -96,7 +96,7 @@ export function createMessageWriter(db: Db, sqlite: SQLite.Database, limits: Wri
     if (full === 0) return
     throw new StoreRefusal(full === message.inboxIds.length ? 'mailbox_full' : 'some_mailboxes_full', `${full} of ${message.inboxIds.length} inboxes full`)
   }
-  const sample: IncomingMessage = {
+  const sample: MessageToStore = {
     inboxIds: [0],
     source: { raw: Buffer.alloc(0), bodyIsText: false, size: 0 },
     receivedAt: 0,
@@ -132,7 +132,7 @@ export function createMessageWriter(db: Db, sqlite: SQLite.Database, limits: Wri
   const insertAttachment = sqlite.prepare(
     db.insertInto('attachment').values(attachmentRow(0, 0, { filename: '', contentType: '', size: 0, contentId: null, isInline: false, content: Buffer.alloc(0) })).compile().sql,
   )
-  const write = sqlite.transaction((messages: IncomingMessage[]) => {
+  const write = sqlite.transaction((messages: MessageToStore[]) => {
     const full = limits.minFreeDiskBytes > 0 && freeDiskBytes(limits.databasePath) < limits.minFreeDiskBytes
     if (full) throw new StoreRefusal('storage_full', 'the disk is almost full')
     const logged = new Map<number, number>()

@@ -5,7 +5,7 @@ import type { StoredSource } from '../message-source.js'
  * A received message as the store takes it: parsed and derived by mail-ingest (its ParsedMessage and derivation fit
  * this shape), not yet stored. Its content is stored once, with a listing row for each of `inboxIds`.
  */
-export interface IncomingMessage {
+export interface MessageToStore {
   /** Distinct inboxes the message goes to. */
   inboxIds: number[]
   parsed: {
@@ -18,7 +18,7 @@ export interface IncomingMessage {
     html: string | Buffer | null
     sentAt: number | null
     headers: [string, string][]
-    attachments: IncomingAttachment[]
+    attachments: AttachmentToStore[]
   }
   /** The bytes received after DATA, as they are stored (toStoredSource: the body may be left to `parsed.text`). */
   source: StoredSource
@@ -51,7 +51,7 @@ export interface AcceptedDelivery {
   reason: 'accepted' | 'fault_slow'
 }
 
-export interface IncomingAttachment {
+export interface AttachmentToStore {
   filename: string
   contentType: string
   size: number
@@ -62,7 +62,7 @@ export interface IncomingAttachment {
 }
 
 /** Writes messages and their attachments in ONE transaction: all of them are committed, or none. Gives their content ids. */
-export type WriteMessages = (messages: IncomingMessage[]) => Promise<number[]>
+export type WriteMessages = (messages: MessageToStore[]) => Promise<number[]>
 
 /** What the writer enforces: per-inbox quotas and the store's size. */
 export interface WriterLimits {
