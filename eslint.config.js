@@ -134,4 +134,12 @@ export default defineConfig(
       'no-restricted-syntax': ['error', ...driverLoads, ...rawHandle, ...engineChecks],
     },
   },
+
+  // No source file over 350 lines: past that a file holds more than one concern and is read by searching. Migrations,
+  // tests and locale tables are lists rather than logic, so they are left out.
+  {
+    files: ['apps/*/src/**/*.{ts,tsx,js,mjs}', 'packages/*/src/**/*.{ts,tsx,js,mjs}', 'bench/**/*.{ts,js,mjs}', 'scripts/**/*.{ts,js,mjs}'],
+    ignores: ['**/migrations/**', '**/*.test.{ts,tsx}', '**/test/**', 'packages/i18n/src/bundles/**'],
+    rules: { 'max-lines': ['error', { max: 350, skipBlankLines: false, skipComments: false }] },
+  },
 )
