@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { sanitizeMailHtml } from '../src/sanitize-html.js'
+import { activeParts } from './active-parts.js'
 import { HOSTILE_HTML, unsafeParts } from './fixtures/hostile-html.js'
 
 const ctx = { cidUrl: (cid: string) => (cid.replace(/^<|>$/g, '') === 'logo@x' ? '/api/email/a%40b.test/messages/1/attachments/0' : null) }
@@ -9,6 +10,7 @@ describe('sanitizeMailHtml', () => {
     it(`neutralizes ${name}`, () => {
       const out = sanitizeMailHtml(html, ctx).html
       expect(unsafeParts(out), out).toEqual([])
+      expect(activeParts(out), out).toEqual([])
     })
   }
 
