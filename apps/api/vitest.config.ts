@@ -2,14 +2,15 @@ import { configDefaults, defineConfig } from 'vitest/config'
 
 /**
  * Suites that run a second time on PostgreSQL (project `postgres`): each app in them gets a database of its own on the
- * run's throwaway server (test/helper.ts). Not here: suites without a database (nothing to compare), and
- * cluster-shared-state, whose workers share a SQLite file of their own.
+ * run's throwaway server (test/helper.ts). Not here: suites without a database (nothing to compare), cluster-shared-state
+ * (its workers share a SQLite file of their own), and suites about what the api does above the queries that others here
+ * run: poll-fast-path (answers from the in-process listing cache), email-message-view-bytes (the view's serializer),
+ * webhook-target (which hosts a webhook may reach).
  */
 const ON_POSTGRES = [
   'analytics', 'auth', 'config-database', 'contact', 'email-burn', 'email-burn-shortens', 'email-code', 'email-deliveries', 'email-derived', 'email-generate', 'email-inbox', 'email-live', 'email-message-auth',
-  'email-message-attachments', 'email-message-headers', 'email-message-text', 'email-message-view-bytes', 'email-message-view-cache', 'email-message', 'email-read-state', 'email-release', 'email-search-unicode',
-  'email-search', 'email-search-attack', 'email-search-tag', 'email-shared-message', 'email-wait-filters', 'email-wait-near-misses', 'guess-limit', 'links', 'login-lockout', 'poll-fast-path', 'refresh-sessions', 'sessions', 'setup', 'webhook-delivery',
-  'webhook-target',
+  'email-message-attachments', 'email-message-headers', 'email-message-text', 'email-message-view-cache', 'email-message', 'email-read-state', 'email-release', 'email-search-unicode',
+  'email-search', 'email-search-attack', 'email-search-tag', 'email-shared-message', 'email-wait-filters', 'email-wait-near-misses', 'guess-limit', 'links', 'login-lockout', 'refresh-sessions', 'sessions', 'setup', 'webhook-delivery',
 ].map((name) => `test/${name}.test.ts`)
 
 /** Suites about what only PostgreSQL does (several API nodes on one database): the `postgres` project alone runs them. */
