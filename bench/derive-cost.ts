@@ -14,13 +14,15 @@ import { dirname, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { deriveView } from '../apps/mail-ingest/src/derive-view.js'
 import { parseMessage, type ParsedMessage } from '../apps/mail-ingest/src/parse-message.js'
-import { machineLine, writeBenchmarkSection } from './lib/benchmarks-md.js'
+import { BenchRun } from './lib/bench-run.js'
+import { writeBenchmarkSection } from './lib/benchmarks-md.js'
 import { buildHtmlMessage, buildMessage } from './lib/smtp-client.js'
 import { spread, realMailFiles } from './lib/stats.js'
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..')
-const REPEATS = Math.max(1, Math.round(Number(process.env.BENCH_REPEATS ?? '3')))
-const MESSAGES = Math.max(10, Math.round(Number(process.env.BENCH_MESSAGES ?? '300')))
+const bench = new BenchRun('derive')
+const REPEATS = Math.max(1, Math.round(bench.number('BENCH_REPEATS', 3)))
+const MESSAGES = Math.max(10, Math.round(bench.number('BENCH_MESSAGES', 300)))
 
 const synthetic = (build: typeof buildMessage, bytes: number) =>
   Array.from({ length: MESSAGES }, (_, i) => build(bytes, 'load@sender.test', `bench${i % 64}@bench.tempbox.local`, `derive-${i}`))
@@ -65,7 +67,7 @@ for (let r = 0; r < REPEATS; r++) {
 }
 
 const body = [
-  `Measured ${machineLine()}. Command: \`${REPEATS !== 3 ? `BENCH_REPEATS=${REPEATS} ` : ''}${MESSAGES !== 300 ? `BENCH_MESSAGES=${MESSAGES} ` : ''}pnpm bench derive\`.`,
+  bench.measured(),
   '',
   `In one process, the parse worker's two steps over a batch of messages (${MESSAGES} per synthetic kind, built by bench/lib/smtp-client.ts; the corpus of tests/fixtures/real-mail with CRLF line ends), each step timed over the whole batch as user + system CPU and divided by the batch's size; ${REPEATS} round${REPEATS > 1 ? 's' : ''} after a warm-up, median with the range in brackets.`,
   '',

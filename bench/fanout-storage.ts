@@ -11,12 +11,14 @@
 import { dirname, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import nodemailer from 'nodemailer'
-import { machineLine, writeBenchmarkSection } from './lib/benchmarks-md.js'
+import { BenchRun } from './lib/bench-run.js'
+import { writeBenchmarkSection } from './lib/benchmarks-md.js'
 import { startIngest } from './lib/ingest-process.js'
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const DOMAIN = 'bench.tempbox.local'
-const RECIPIENTS = Math.max(1, Math.round(Number(process.env.BENCH_RECIPIENTS ?? '100')))
+const bench = new BenchRun('fanout')
+const RECIPIENTS = Math.max(1, Math.round(bench.number('BENCH_RECIPIENTS', 100)))
 
 // A newsletter-like message: a 100 KB text part (quoted-printable, as nodemailer encodes non-ASCII text) and a 50 KB attachment.
 const paragraph = 'Grüße aus dem Büro — this week in numbers, links and a café menu. '
@@ -43,7 +45,7 @@ try {
   const contents = await ingest.db.selectFrom('message_content').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()
   const growth = after - before
   const body = [
-    `Measured ${machineLine()}. Command: \`${RECIPIENTS !== 100 ? `BENCH_RECIPIENTS=${RECIPIENTS} ` : ''}pnpm bench fanout\`.`,
+    bench.measured(),
     '',
     `One message of ${raw.length.toLocaleString('en-US')} bytes (a 100 KB text part, quoted-printable, and a 50 KB attachment, base64) sent once over SMTP to ${RECIPIENTS} of our inboxes (reply: \`${info.response}\`), into a fresh database file; growth is (page_count − freelist_count) × page_size before and after.`,
     '',

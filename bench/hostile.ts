@@ -18,14 +18,16 @@ import { parseMessage } from '../apps/mail-ingest/src/parse-message.js'
 import { deriveView } from '../apps/mail-ingest/src/derive-view.js'
 import { hostileBodies } from '../packages/mail-derive/test/hostile-inputs.js'
 import { startApiStack } from './lib/api-stack.js'
-import { machineLine, percentile, writeBenchmarkSection } from './lib/benchmarks-md.js'
+import { BenchRun } from './lib/bench-run.js'
+import { percentile, writeBenchmarkSection } from './lib/benchmarks-md.js'
 import { preciseCpuMs } from './lib/processes.js'
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const DOMAIN = 'bench.tempbox.local'
-const SECONDS = Number(process.env.BENCH_SECONDS ?? '10')
-const READS = Number(process.env.BENCH_READS ?? '40')
-const COPIES = Number(process.env.BENCH_COPIES ?? '5')
+const bench = new BenchRun('hostile')
+const SECONDS = bench.number('BENCH_SECONDS', 10)
+const READS = bench.number('BENCH_READS', 40)
+const COPIES = bench.number('BENCH_COPIES', 5)
 
 const messages: [string, SendMailOptions][] = [
   ...Object.entries(hostileBodies(250_000)).map(([n, b]): [string, SendMailOptions] => [`${n} (250 KB)`, b]),
@@ -190,7 +192,7 @@ const worstRead = reads.reduce((w, r) => (r.cpuMs > w.cpuMs ? r : w))
 const worstCold = reads.reduce((w, r) => (r.coldMs > w.coldMs ? r : w))
 const met = (ok: boolean) => (ok ? 'yes' : 'no')
 const summary = [
-  `Measured ${machineLine()}. Command: \`pnpm bench hostile\` (BENCH_SECONDS=${SECONDS}, BENCH_READS=${READS}, BENCH_COPIES=${COPIES}).`,
+  bench.measured(),
   '',
   '| measure | result | target | met |',
   '|---|---|---|---|',

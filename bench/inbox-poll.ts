@@ -27,14 +27,14 @@ import { join } from 'node:path'
 import { startPostgres } from '@tempbox/db/testing/postgres'
 import { captured, measurePostgres, measureSqlite } from './lib/poll/api-stacks.js'
 import { measureRatio } from './lib/poll/ratio-section.js'
-import { BASELINE_ROOT, BENCH_DIR, NODE_COUNTS, ON_POSTGRES, PROCESS_COUNTS } from './lib/poll/settings.js'
+import { BASELINE_ROOT, BENCH_DIR, NODE_COUNTS, ON_POSTGRES, PROCESS_COUNTS, RATIO_ONLY } from './lib/poll/settings.js'
 import { ENCODINGS, measure, runs } from './lib/poll/wrk-runs.js'
 import { writeWrkSection } from './lib/poll/wrk-section.js'
 import { freePort, spawnUntil, type Child } from './lib/processes.js'
 import { hasWrk } from './lib/wrk.js'
 
 await measureRatio()
-if (process.env.BENCH_RATIO_ONLY) process.exit(0)
+if (RATIO_ONLY) process.exit(0)
 if (!hasWrk()) {
   console.error('[inbox-poll] the wrk part needs wrk on the PATH (Debian: apt-get install -y wrk): skipped')
   process.exit(0)

@@ -14,12 +14,15 @@ import { openStorage, toStoredSource, type MessageToStore } from '@tempbox/db'
 import { createTestDatabase, startPostgres } from '@tempbox/db/testing/postgres'
 import { deriveParsed } from '@tempbox/mail-derive'
 import { generateAddress, startApiStack, type ApiStack } from './lib/api-stack.js'
-import { machineLine, percentile, writeBenchmarkSection } from './lib/benchmarks-md.js'
+import { BenchRun } from './lib/bench-run.js'
+import { percentile, writeBenchmarkSection } from './lib/benchmarks-md.js'
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const DOMAIN = 'bench.tempbox.local'
-const SECONDS = Number(process.env.BENCH_SECONDS ?? '20')
-const MESSAGES = Number(process.env.BENCH_MESSAGES ?? '1000')
+const bench = new BenchRun('search')
+const SECONDS = bench.number('BENCH_SECONDS', 20)
+const MESSAGES = bench.number('BENCH_MESSAGES', 1000)
+const ON_POSTGRES = !bench.flag('BENCH_NO_POSTGRES')
 const INBOX_BYTES = 100 * 1024 * 1024
 const SEARCHERS = 3
 /** Twelve terms (MAX_SEARCH_TERMS), each with letters beyond ASCII, none in the mail: looked up in the trigram index. */
@@ -113,7 +116,7 @@ const results: Result[] = []
     await stack.stop()
   }
 }
-if (!process.env.BENCH_NO_POSTGRES) {
+if (ON_POSTGRES) {
   const server = await startPostgres()
   try {
     const url = await createTestDatabase(server.url, 'inbox_search')
@@ -144,7 +147,7 @@ if (!process.env.BENCH_NO_WRITE) {
   writeBenchmarkSection(
     REPO_ROOT,
     '## Inbox search: a full 100 MB inbox, non-ASCII terms (issue 26)',
-    `Measured ${machineLine()}. Command: \`pnpm bench search\`. One inbox filled to 100 MB (MAX_INBOX_BYTES) with ${MESSAGES} ` +
+    `${bench.measured()} One inbox filled to 100 MB (MAX_INBOX_BYTES) with ${MESSAGES} ` +
       `mails of ~${Math.round(INBOX_BYTES / MESSAGES / 1024)} KB German/French text, stored by the ingest writer (so each has its ` +
       `64 K-character search copy); ${SEARCHERS} clients search it back to back for ${SECONDS} s with 12 non-ASCII terms that ` +
       'match nothing, while another client asks `/api/health/live` one request after the other: terms of 3+ letters (the ' +

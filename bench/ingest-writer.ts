@@ -16,7 +16,8 @@ import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { migrateToLatest, openStorage, type MessageToStore } from '@tempbox/db'
-import { machineLine, writeBenchmarkSection } from './lib/benchmarks-md.js'
+import { BenchRun } from './lib/bench-run.js'
+import { writeBenchmarkSection } from './lib/benchmarks-md.js'
 import { fmt, median, spread } from './lib/stats.js'
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..')
@@ -24,8 +25,9 @@ const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const { sql } = createRequire(join(REPO_ROOT, 'packages/db/package.json'))('kysely') as {
   sql: (strings: TemplateStringsArray, ...values: unknown[]) => { execute: (db: unknown) => Promise<unknown> }
 }
-const SCALE = Number(process.env.BENCH_SCALE ?? '1')
-const REPEATS = Math.max(1, Math.round(Number(process.env.BENCH_REPEATS ?? '3')))
+const bench = new BenchRun('ingest-writer')
+const SCALE = bench.number('BENCH_SCALE', 1)
+const REPEATS = Math.max(1, Math.round(bench.number('BENCH_REPEATS', 3)))
 const BATCH = 8
 const INBOXES = 64
 const SIZES = [
@@ -119,9 +121,8 @@ const rows = SIZES.map((size) => {
   const inCommit = results.get(`${size.name}|in the commit`)!
   return `| ${size.name} | ${spread(inCommit.writer, 3)} | ${spread(apart.writer, 3)} | ${fmt(median(apart.writer) / median(inCommit.writer), 2)}× | ${spread(apart.indexer, 3)} |`
 })
-const command = [SCALE !== 1 ? `BENCH_SCALE=${SCALE}` : '', REPEATS !== 3 ? `BENCH_REPEATS=${REPEATS}` : '', 'pnpm bench ingest-writer'].filter(Boolean).join(' ')
 const body = [
-  `Measured ${machineLine()}. Command: \`${command}\`.`,
+  bench.measured(),
   '',
   `mail-ingest's SQLite writer (storage.messageWriter, its real code) in this one thread, commits of ${BATCH} messages over ${INBOXES} inboxes, each with its delivery-log entry; ${SIZES.map((s) => `${s.messages} × ${s.name}`).join(', ')} per case; A B B A per round, ${REPEATS} round${REPEATS > 1 ? 's' : ''}, a fresh file each. CPU ms per message of this thread (median, range in brackets): the writer runs under the database's one write lock, so its CPU is what every message waits for (the fsync comes on top); the indexer (a thread of its own in mail-ingest, its own file) runs beside it.`,
   '',

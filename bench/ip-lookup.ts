@@ -8,9 +8,11 @@ import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { createGeoipService, defaultGeoipPaths } from '../apps/api/src/services/geoip/geoip-service.ts'
-import { machineLine, writeBenchmarkSection } from './lib/benchmarks-md.js'
+import { BenchRun } from './lib/bench-run.js'
+import { writeBenchmarkSection } from './lib/benchmarks-md.js'
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..')
+const bench = new BenchRun('ip-lookup')
 const cacheDir = mkdtempSync(join(tmpdir(), 'tempbox-asn-cache-'))
 const paths = { ...defaultGeoipPaths(), asnCache: join(cacheDir, 'asn.bin') }
 
@@ -44,7 +46,7 @@ if (!process.env.BENCH_NO_WRITE) {
   writeBenchmarkSection(
     REPO_ROOT,
     '## IP finder: local geolocation data',
-    `Measured ${machineLine()}. Reproduce: \`pnpm bench ip\`.
+    `${bench.measured()}
 
 | Step | Time | Memory |
 |---|---|---|

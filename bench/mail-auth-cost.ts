@@ -11,7 +11,7 @@
  *   pnpm bench mail-auth-cost   BENCH_ROUNDS=5  BENCH_MESSAGES=300  BENCH_NO_WRITE=1
  */
 import { mkdtempSync, rmSync } from 'node:fs'
-import { loadavg, tmpdir } from 'node:os'
+import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { createDb, migrateToLatest, openStorage, toStoredSource } from '@tempbox/db'
@@ -21,13 +21,15 @@ import { authSourceOf } from '../apps/mail-ingest/src/mail-auth/job.js'
 import { createVerdictWriter } from '../apps/mail-ingest/src/mail-auth/verdict-writer.js'
 import { parseMessage } from '../apps/mail-ingest/src/parse-message.js'
 import { dmarcReject, signingDomain, signMail } from '../tests/support/dkim.js'
-import { machineLine, writeBenchmarkSection } from './lib/benchmarks-md.js'
+import { BenchRun } from './lib/bench-run.js'
+import { writeBenchmarkSection } from './lib/benchmarks-md.js'
 import { buildMessage } from './lib/smtp-client.js'
 import { spread } from './lib/stats.js'
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..')
-const ROUNDS = Math.max(1, Math.round(Number(process.env.BENCH_ROUNDS ?? '5')))
-const MESSAGES = Math.max(20, Math.round(Number(process.env.BENCH_MESSAGES ?? '300')))
+const bench = new BenchRun('mail-auth-cost')
+const ROUNDS = Math.max(1, Math.round(bench.number('BENCH_ROUNDS', 5)))
+const MESSAGES = Math.max(20, Math.round(bench.number('BENCH_MESSAGES', 300)))
 
 const signer = signingDomain('sender.test')
 // As `pnpm bench smtp` answers DNS for its sender: SPF and DMARC records, so every check takes both paths.
@@ -100,9 +102,7 @@ for (const p of prepared) {
 
 const results = new Map<string, number[]>()
 const add = (key: string, value: number) => results.set(key, [...(results.get(key) ?? []), value])
-const loads: number[] = []
 for (let round = 0; round < ROUNDS; round++) {
-  loads.push(loadavg()[0]!)
   // Which side goes first alternates, so neither always runs on the warmer (or the quieter) moment.
   const sides = (['as received', 'as handed now'] as const).slice()
   if (round % 2 === 1) sides.reverse()
@@ -121,7 +121,7 @@ rmSync(dir, { recursive: true, force: true })
 
 const of = (key: string) => spread(results.get(key)!, 3)
 const section = [
-  `Measured ${machineLine()}; 1-min load average at the starts of the rounds ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)}. Command: \`pnpm bench mail-auth-cost\` (BENCH_ROUNDS=${ROUNDS}, BENCH_MESSAGES=${MESSAGES}).`,
+  bench.measured(),
   '',
   `CPU (user + system) of mail-ingest's \`checkMessage\` per message, ${MESSAGES} checks per cell and round, the two columns interleaved (which goes first alternates by round) after an untimed warm-up; median of ${ROUNDS} rounds with the range in brackets. DNS answers from a fixture zone (SPF and DMARC records for the sender), so this is the check's own CPU. The verdicts of both columns are the same (the run stops otherwise).`,
   '',

@@ -8,7 +8,7 @@
  *   pnpm bench message-read    BENCH_READS=40 (reads per measure)  BENCH_REPEATS=3  BENCH_NO_WRITE=1
  */
 import { mkdtempSync, rmSync } from 'node:fs'
-import { loadavg, tmpdir } from 'node:os'
+import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import nodemailer from 'nodemailer'
@@ -16,12 +16,14 @@ import { createDb, migrateToLatest, openStorage, toStoredSource } from '@tempbox
 import { findMessage, findViewHeaders, findViewText } from '../apps/api/src/repositories/message-repository.js'
 import { deriveView } from '../apps/mail-ingest/src/derive-view.js'
 import { parseMessage } from '../apps/mail-ingest/src/parse-message.js'
-import { machineLine, writeBenchmarkSection } from './lib/benchmarks-md.js'
+import { BenchRun } from './lib/bench-run.js'
+import { writeBenchmarkSection } from './lib/benchmarks-md.js'
 import { spread } from './lib/stats.js'
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..')
-const READS = Math.max(5, Number(process.env.BENCH_READS ?? '40'))
-const REPEATS = Math.max(1, Math.round(Number(process.env.BENCH_REPEATS ?? '3')))
+const bench = new BenchRun('message-read')
+const READS = Math.max(5, bench.number('BENCH_READS', 40))
+const REPEATS = Math.max(1, Math.round(bench.number('BENCH_REPEATS', 3)))
 /** The API's default MESSAGE_TEXT_MAX_CHARS. */
 const VIEW_CHARS = 256 * 1024
 
@@ -69,9 +71,7 @@ const MEASURES: Array<[string, (m: (typeof stored)[number]) => unknown, onlyWith
   ['its head in message_text_head (now)', (m) => newHead.get(m.contentId), true],
 ]
 const results = new Map<string, number[]>()
-const loads: number[] = []
 for (let round = 0; round < REPEATS; round++) {
-  loads.push(loadavg()[0]!)
   for (const m of stored) {
     for (const [measure, run, onlyWithHead] of MEASURES) {
       if (onlyWithHead && !m.hasHead) continue
@@ -85,7 +85,7 @@ await db.destroy()
 rmSync(dir, { recursive: true, force: true })
 
 const lines = [
-  `Measured ${machineLine()}; 1-min load average at the starts of the rounds ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)}. Command: \`pnpm bench message-read\` (BENCH_READS=${READS}, BENCH_REPEATS=${REPEATS}).`,
+  bench.measured(),
   '',
   `CPU per call (user + system, this process, ${READS} calls after one untimed), median of ${REPEATS} rounds with the range in brackets. The mails are stored by ingest's parser, derivation and writer in a fresh SQLite file and read with the API's repository functions; a view carries at most ${VIEW_CHARS / 1024} K characters of text (MESSAGE_TEXT_MAX_CHARS). For the mail whose text is longer than that, the last two rows read the same stored head from its old and its new place, in the same rounds.`,
   '',

@@ -3,16 +3,10 @@
  * `pnpm bench` runs them all; `pnpm bench smtp` only those whose file name contains "smtp".
  */
 import { spawnSync } from 'node:child_process'
-import { readdirSync } from 'node:fs'
-import { dirname, join } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { join } from 'node:path'
+import { BENCH_DIR as dir, benchFiles } from './lib/bench-run.js'
 
-const dir = dirname(fileURLToPath(import.meta.url))
-const filters = process.argv.slice(2)
-const files = readdirSync(dir)
-  .filter((f) => f.endsWith('.ts') && f !== 'run-all.ts' && !f.endsWith('.d.ts'))
-  .filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)))
-  .sort()
+const files = benchFiles(process.argv.slice(2))
 let failed = false
 for (const file of files) {
   console.log(`\n[bench] ${file}`)

@@ -28,7 +28,7 @@ import { writeBenchmarkSection } from './lib/benchmarks-md.js'
 import { startMaildev } from './lib/smtp/maildev.js'
 import { logResult, renderSection } from './lib/smtp/report.js'
 import { runScenario, type Result, type Target } from './lib/smtp/run-scenario.js'
-import { REPEATS, REPO_ROOT, SCALE, SCENARIOS, type Scenario } from './lib/smtp/settings.js'
+import { BASELINE_ROOT, MAIL_AUTH_AB, ON_POSTGRES, REPEATS, REPO_ROOT, SCALE, SCENARIOS, SKIP_MAILDEV, type Scenario } from './lib/smtp/settings.js'
 import { POSTGRES_BASELINE_NAME, POSTGRES_TWO_NODES_NAME, startTempbox, startTempboxOnPostgres, writeSenderZone } from './lib/smtp/tempbox-targets.js'
 
 const started = new Date()
@@ -41,20 +41,20 @@ const targets: Target[] = []
 const results: Result[] = []
 let postgres: PostgresServer | undefined
 try {
-  if (process.env.BENCH_MAIL_AUTH_AB) {
+  if (MAIL_AUTH_AB) {
     // The check's DNS answered from a fixture zone: what is measured is its CPU beside ingest, not the network's speed.
     targets.push(await startTempbox('Tempbox', { MAIL_AUTH_DNS_FIXTURE: writeSenderZone() }))
     targets.push(await startTempbox('Tempbox, MAIL_AUTH=off', { MAIL_AUTH: 'off' }))
   } else targets.push(await startTempbox())
-  if (process.env.BENCH_BASELINE_ROOT && !process.env.BENCH_POSTGRES) targets.push(await startTempbox(BASELINE_NAME, {}, process.env.BENCH_BASELINE_ROOT))
-  if (process.env.BENCH_POSTGRES) {
+  if (BASELINE_ROOT && !ON_POSTGRES) targets.push(await startTempbox(BASELINE_NAME, {}, BASELINE_ROOT))
+  if (ON_POSTGRES) {
     postgres = await startPostgres()
     targets.push(await startTempboxOnPostgres(postgres))
-    if (!process.env.BENCH_BASELINE_ROOT) targets.push(await startTempboxOnPostgres(postgres, POSTGRES_TWO_NODES_NAME, undefined, 2))
+    if (!BASELINE_ROOT) targets.push(await startTempboxOnPostgres(postgres, POSTGRES_TWO_NODES_NAME, undefined, 2))
     // Both: a PostgreSQL before/after — the baseline checkout's mail-ingest on the same server, a database of its own.
-    if (process.env.BENCH_BASELINE_ROOT) targets.push(await startTempboxOnPostgres(postgres, POSTGRES_BASELINE_NAME, process.env.BENCH_BASELINE_ROOT))
+    if (BASELINE_ROOT) targets.push(await startTempboxOnPostgres(postgres, POSTGRES_BASELINE_NAME, BASELINE_ROOT))
   }
-  if (!process.env.BENCH_SKIP_MAILDEV) targets.push(await startMaildev())
+  if (!SKIP_MAILDEV) targets.push(await startMaildev())
   // Warm-up so the JIT has compiled the hot paths before anything is measured.
   const warmUp: Scenario = { name: 'warm-up', kind: 'plain', bytes: 2048, connections: 4, messages: Math.max(4, Math.round(500 * SCALE)) }
   for (const target of targets) await runScenario(target, warmUp, 'warm', 0)
@@ -74,11 +74,11 @@ try {
 const section = renderSection(results, targets.map((t) => t.name), started, new Date())
 console.log(`\n${section}`)
 // The sender-check A/B compares Tempbox with itself: it has its own section, so it never replaces the peer comparison.
-const heading = process.env.BENCH_MAIL_AUTH_AB
+const heading = MAIL_AUTH_AB
   ? SENDER_CHECK_HEADING
-  : process.env.BENCH_BASELINE_ROOT
+  : BASELINE_ROOT
     ? BASELINE_HEADING
-    : process.env.BENCH_POSTGRES
+    : ON_POSTGRES
       ? POSTGRES_HEADING
       : '## SMTP ingest'
 if (!process.env.BENCH_NO_WRITE) writeBenchmarkSection(REPO_ROOT, heading, section)

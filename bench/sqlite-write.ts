@@ -14,12 +14,14 @@ import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { machineLine, writeBenchmarkSection } from './lib/benchmarks-md.js'
+import { BenchRun } from './lib/bench-run.js'
+import { writeBenchmarkSection } from './lib/benchmarks-md.js'
 import { fmt, median, spread } from './lib/stats.js'
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..')
-const SCALE = Number(process.env.BENCH_SCALE ?? '1')
-const REPEATS = Math.max(1, Math.round(Number(process.env.BENCH_REPEATS ?? '3')))
+const bench = new BenchRun('sqlite')
+const SCALE = bench.number('BENCH_SCALE', 1)
+const REPEATS = Math.max(1, Math.round(bench.number('BENCH_REPEATS', 3)))
 
 /** The parts of better-sqlite3 used here; it is packages/db's dependency, loaded from there rather than pinned twice. */
 interface Statement { run: (...params: unknown[]) => unknown }
@@ -109,7 +111,7 @@ const fsyncMs = col(full, 'msPerCommit').map((v, k) => v - col(off, 'msPerCommit
 const grouped = 'page 16 KB: 2 KB rows, 16 per commit, FULL'
 
 const body = [
-  `Measured ${machineLine()}. Command: \`${[SCALE !== 1 ? `BENCH_SCALE=${SCALE}` : '', REPEATS !== 3 ? `BENCH_REPEATS=${REPEATS}` : ''].filter(Boolean).join(' ')}${SCALE !== 1 || REPEATS !== 3 ? ' ' : ''}pnpm bench sqlite\`.`,
+  bench.measured(),
   '',
   `better-sqlite3 alone in one thread, WAL mode, a fresh file in ${tmpdir()} per case, rows of distinct bytes in a table shaped like a message; checkpoints run where SQLite puts them (inside the commit that fills the WAL). Each case ran once per round, ${REPEATS} round${REPEATS > 1 ? 's' : ''}; cells are the median with the range in brackets. CPU is this process's user + system time per row.`,
   '',

@@ -14,14 +14,16 @@ import { dirname, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { createTestDatabase, startPostgres } from '@tempbox/db/testing/postgres'
 import { generateAddress as generate, startApiStack } from './lib/api-stack.js'
-import { machineLine, percentile, writeBenchmarkSection } from './lib/benchmarks-md.js'
+import { BenchRun } from './lib/bench-run.js'
+import { percentile, writeBenchmarkSection } from './lib/benchmarks-md.js'
 import { buildMessage, SmtpClient } from './lib/smtp-client.js'
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const DOMAIN = 'bench.tempbox.local'
-const MESSAGES = Number(process.env.BENCH_MESSAGES ?? '1000')
-const IDLE_STREAMS = Number(process.env.BENCH_IDLE_STREAMS ?? '200')
-const POLLS = Number(process.env.BENCH_POLLS ?? String(Math.max(1, Math.round(MESSAGES / 5))))
+const bench = new BenchRun('sse')
+const MESSAGES = bench.number('BENCH_MESSAGES', 1000)
+const IDLE_STREAMS = bench.number('BENCH_IDLE_STREAMS', 200)
+const POLLS = bench.number('BENCH_POLLS', Math.max(1, Math.round(MESSAGES / 5)))
 
 /** Opens a stream and calls `onMessage(subject, arrivedAt)` for each `message` event. */
 async function openStream(url: string, onMessage: (subject: string, at: number) => void): Promise<AbortController> {
@@ -54,7 +56,7 @@ async function openStream(url: string, onMessage: (subject: string, at: number) 
   return controller
 }
 
-const ON_POSTGRES = Boolean(process.env.BENCH_POSTGRES)
+const ON_POSTGRES = bench.flag('BENCH_POSTGRES')
 const postgres = ON_POSTGRES ? await startPostgres() : null
 const env = postgres ? { DATABASE_URL: await createTestDatabase(postgres.url, 'sse') } : undefined
 const stack = await startApiStack(REPO_ROOT, { withIngest: true, domain: DOMAIN, env }).catch(async (err: unknown) => {
@@ -129,7 +131,7 @@ try {
       REPO_ROOT,
       ON_POSTGRES ? '## SSE push latency on PostgreSQL (ingest node to api node)' : '## SSE push latency',
       [
-        `Measured ${machineLine()}. Command: \`${ON_POSTGRES ? 'BENCH_POSTGRES=1 ' : ''}pnpm bench sse\`.`,
+        bench.measured(),
         '',
         `Time from the SMTP \`250\` (message committed by mail-ingest) to the message event read from an open \`/api/email/{address}/events\` stream, ${latencies.length} messages of 2 KB sent one after another over real SMTP, with ${IDLE_STREAMS} other streams open on other inboxes. Target: p50 ≤ 100 ms.`,
         '',

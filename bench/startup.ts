@@ -7,15 +7,17 @@
  */
 import { execFileSync } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
-import { loadavg, tmpdir } from 'node:os'
+import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { machineLine, writeBenchmarkSection } from './lib/benchmarks-md.js'
+import { BenchRun } from './lib/bench-run.js'
+import { writeBenchmarkSection } from './lib/benchmarks-md.js'
 import { cpuMs, freePort, spawnUntil } from './lib/processes.js'
 import { spread } from './lib/stats.js'
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..')
-const REPEATS = Math.max(1, Math.round(Number(process.env.BENCH_REPEATS ?? '5')))
+const bench = new BenchRun('startup')
+const REPEATS = Math.max(1, Math.round(bench.number('BENCH_REPEATS', 5)))
 const TSX_LOADER = import.meta.resolve('tsx')
 
 const APPS = [
@@ -47,7 +49,6 @@ async function startOnce(app: (typeof APPS)[number], mode: Mode): Promise<{ ms: 
 }
 
 const results = new Map<string, Array<{ ms: number; cpuMs: number }>>()
-const loads: number[] = []
 for (let round = 0; round < REPEATS; round++) {
   for (const app of APPS) {
     // Alternate which goes first, so neither always meets a warmer page cache.
@@ -55,14 +56,13 @@ for (let round = 0; round < REPEATS; round++) {
       const r = await startOnce(app, mode)
       const key = `${app.name} ${mode}`
       results.set(key, [...(results.get(key) ?? []), r])
-      loads.push(loadavg()[0]!)
       console.log(`[startup] #${round + 1} ${key.padEnd(22)} ${r.ms.toFixed(0)} ms to listening, ${r.cpuMs.toFixed(0)} ms CPU`)
     }
   }
 }
 
 const body = [
-  `Measured ${machineLine()}; 1-min load average during the run ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)}. Command: \`${REPEATS !== 5 ? `BENCH_REPEATS=${REPEATS} ` : ''}pnpm bench startup\`.`,
+  bench.measured(),
   '',
   `From spawn until the process listens (mail-ingest: SMTP, its worker threads and its metrics listener), on a fresh SQLite file (migrations included); CPU is the process's user + system time by then. ${REPEATS} interleaved rounds, median with the range in brackets.`,
   '',

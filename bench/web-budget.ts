@@ -10,7 +10,8 @@ import { fileURLToPath } from 'node:url'
 import { gzipSync } from 'node:zlib'
 import { chromium } from 'playwright-core'
 import { startApiStack } from './lib/api-stack.js'
-import { machineLine, writeBenchmarkSection } from './lib/benchmarks-md.js'
+import { BenchRun } from './lib/bench-run.js'
+import { writeBenchmarkSection } from './lib/benchmarks-md.js'
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const DIST = join(ROOT, 'apps/web/dist')
@@ -18,6 +19,7 @@ const DIST = join(ROOT, 'apps/web/dist')
 const JS_BUDGET_KB = 150
 const LCP_BUDGET_MS = 1000
 const RUNS = 7
+const bench = new BenchRun('web-budget')
 
 const gzipKb = (buf: Buffer) => gzipSync(buf, { level: 9 }).length / 1024
 
@@ -86,7 +88,7 @@ async function main() {
   // The first run also warms the server's file cache; report the median of all runs.
   const lcp = median(lcps)
   const lines = [
-    `Measured ${machineLine()}. Production build (\`vite build\`) served by the API server (\`WEB_DIST_DIR\`), headless Chromium, 1280×800, a fresh browser context (cold cache) per run, ${RUNS} runs, no network throttling. Sizes are gzip level 9 of each file.`,
+    `${bench.measured()} Production build (\`vite build\`) served by the API server (\`WEB_DIST_DIR\`), headless Chromium, 1280×800, a fresh browser context (cold cache) per run, ${RUNS} runs, no network throttling. Sizes are gzip level 9 of each file.`,
     '',
     '| Metric | Budget | Measured |',
     '|---|---|---|',
@@ -100,9 +102,8 @@ async function main() {
     ...firstView.files.map((f) => `- \`${f.name}\`: ${f.kb.toFixed(1)} KB`),
     '',
     'Every page but home, the five tools, the account and API-keys dialogs and all languages but English are separate chunks loaded on demand.',
-    'Reproduce: `pnpm --filter @tempbox/bench exec tsx web-budget.ts`.',
   ]
-  writeBenchmarkSection(ROOT, '## Budget', lines.join('\n'))
+  if (!process.env.BENCH_NO_WRITE) writeBenchmarkSection(ROOT, '## Budget', lines.join('\n'))
   console.log(lines.join('\n'))
 }
 

@@ -11,9 +11,11 @@ import { chromium } from 'playwright-core'
 import { textStats } from '../apps/web/src/features/word-counter/lib/text-stats.ts'
 import { readability } from '../apps/web/src/features/word-counter/lib/readability.ts'
 import { startApiStack } from './lib/api-stack.js'
-import { machineLine, writeBenchmarkSection } from './lib/benchmarks-md.js'
+import { BenchRun } from './lib/bench-run.js'
+import { writeBenchmarkSection } from './lib/benchmarks-md.js'
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..')
+const bench = new BenchRun('word-counter')
 const paragraph =
   'The quick brown fox jumps over the lazy dog. Readability figures estimate how hard a text is to read! ' +
   'Is this sentence easy enough? Several blank lines follow...\r\n\r\n'
@@ -102,7 +104,7 @@ if (!process.env.BENCH_NO_WRITE) {
   writeBenchmarkSection(
     REPO_ROOT,
     '## Word counter: big pastes',
-    `Measured ${machineLine()}. Reproduce: \`pnpm bench word\`.
+    `${bench.measured()}
 
 Pure counting functions in Node (median of 7; the same code runs in the browser):
 

@@ -31,9 +31,10 @@ export function writeBenchmarkSection(repoRoot: string, heading: string, body: s
   writeFileSync(file, `${current.slice(0, start)}${section}${tail ? `\n${tail}` : ''}`)
 }
 
-export function machineLine(): string {
+/** `load`: what was measured of the machine's load during the run (BenchRun.load()); by default its value at the end. */
+export function machineLine(load = `1-min load average at the end ${loadavg()[0]!.toFixed(1)}`): string {
   const cpu = cpus()
-  return `${new Date().toISOString().slice(0, 10)}, ${cpu.length} × ${cpu[0]?.model.trim() ?? 'CPU'}, ${(totalmem() / 2 ** 30).toFixed(1)} GB RAM, Node ${process.version}; load generator on the same machine; 1-min load average at the end ${loadavg()[0]!.toFixed(1)} (other work was running on the shared cores)`
+  return `${new Date().toISOString().slice(0, 10)}, ${cpu.length} × ${cpu[0]?.model.trim() ?? 'CPU'}, ${(totalmem() / 2 ** 30).toFixed(1)} GB RAM, Node ${process.version}; load generator on the same machine; ${load}`
 }
 
 export function percentile(sorted: number[], p: number): number {

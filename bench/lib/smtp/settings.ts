@@ -1,6 +1,7 @@
 /** What a run of the SMTP ingest bench measures: its scenarios and the env switches that pick and scale them. */
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { BenchRun } from '../bench-run.js'
 
 const BENCH_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
 export const REPO_ROOT = resolve(BENCH_DIR, '..')
@@ -8,8 +9,14 @@ export const MAILDEV_DIR = join(BENCH_DIR, '.maildev')
 export const DOMAIN = 'bench.tempbox.local'
 /** Inboxes the messages rotate over, as if many people used the service at once. */
 export const INBOX_COUNT = 64
-export const SCALE = Number(process.env.BENCH_SCALE ?? '1')
-export const REPEATS = Math.max(1, Math.round(Number(process.env.BENCH_REPEATS ?? '3')))
+export const bench = new BenchRun('smtp')
+export const SCALE = bench.number('BENCH_SCALE', 1)
+export const REPEATS = Math.max(1, Math.round(bench.number('BENCH_REPEATS', 3)))
+const ONLY = bench.text('BENCH_ONLY')
+export const SKIP_MAILDEV = bench.flag('BENCH_SKIP_MAILDEV')
+export const MAIL_AUTH_AB = bench.flag('BENCH_MAIL_AUTH_AB')
+export const BASELINE_ROOT = bench.text('BENCH_BASELINE_ROOT')
+export const ON_POSTGRES = bench.flag('BENCH_POSTGRES')
 
 export type Kind = 'plain' | 'html' | 'corpus'
 
@@ -40,5 +47,5 @@ const ALL_SCENARIOS: Scenario[] = [
   { name: '20 KB text + HTML × 16 conns', kind: 'html', bytes: 20 * 1024, connections: 16, messages: 6000 },
 ]
 export const SCENARIOS = ALL_SCENARIOS
-  .filter((s) => !process.env.BENCH_ONLY || process.env.BENCH_ONLY.split('|').some((part) => s.name.includes(part)))
+  .filter((s) => !ONLY || ONLY.split('|').some((part) => s.name.includes(part)))
   .map((s) => ({ ...s, messages: Math.max(s.connections, Math.round(s.messages * SCALE)) }))
