@@ -13,6 +13,9 @@
  *
  *   pnpm bench inbox-large
  *   BENCH_SECONDS=10 …  BENCH_INBOXES=3 …  BENCH_MESSAGES=20000 …  BENCH_RATE=500 …  BENCH_CONNECTIONS=10 …  BENCH_NO_WRITE=1 …
+ *
+ * Any answer other than the one asked for (2xx, or the 304 of the If-None-Match row), and any request left without
+ * one, fails the run before a figure is written: a fast error is no measurement of a page.
  */
 import { request } from 'node:http'
 import { dirname, resolve } from 'node:path'
@@ -21,16 +24,18 @@ import autocannon from 'autocannon'
 import { createDb } from '@tempbox/db'
 import { deriveMessage } from '@tempbox/mail-derive'
 import { startApiStack } from './lib/api-stack.js'
-import { machineLine, writeBenchmarkSection } from './lib/benchmarks-md.js'
+import { BenchRun } from './lib/bench-run.js'
+import { writeBenchmarkSection } from './lib/benchmarks-md.js'
 import { treeRssMb } from './lib/processes.js'
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const DOMAIN = 'bench.tempbox.local'
-const SECONDS = Number(process.env.BENCH_SECONDS ?? '10')
-const INBOXES = Number(process.env.BENCH_INBOXES ?? '3')
-const MESSAGES = Number(process.env.BENCH_MESSAGES ?? '20000')
-const RATE = Number(process.env.BENCH_RATE ?? '500')
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? '10')
+const bench = new BenchRun('inbox-large')
+const SECONDS = bench.number('BENCH_SECONDS', 10)
+const INBOXES = bench.number('BENCH_INBOXES', 3)
+const MESSAGES = bench.number('BENCH_MESSAGES', 20000)
+const RATE = bench.number('BENCH_RATE', 500)
+const CONNECTIONS = bench.number('BENCH_CONNECTIONS', 10)
 const P99_TARGET_MS = 20
 const BYTES_TARGET = 64 * 1024
 
@@ -61,6 +66,7 @@ async function fill(apiUrl: string, dbPath: string): Promise<string[]> {
   })
   for (let n = 0; n < INBOXES; n++) {
     const res = await fetch(`${apiUrl}/api/email/generate`, { method: 'POST' })
+    if (!res.ok) throw new Error(`POST /api/email/generate answered ${res.status}: ${await res.text()}`)
     const { email } = (await res.json()) as { email: string }
     addresses.push(email)
     const inbox = await db.selectFrom('inbox').select('id').where('address', '=', email).executeTakeFirstOrThrow()
@@ -113,6 +119,11 @@ let phase = 'start'
 const t0 = Date.now()
 const sampler = setInterval(() => rss.push({ at: (Date.now() - t0) / 1000, mb: treeRssMb(pid), phase }), 500)
 const measures: Measure[] = []
+/** Answers other than the one each row asks for, and requests left without an answer, by row. */
+const failures: string[] = []
+const expectStatus = (what: string, got: number, want: number) => {
+  if (got !== want) failures.push(`${what}: ${got}, not ${want}`)
+}
 try {
   phase = 'fill'
   const fillStart = Date.now()
@@ -130,14 +141,17 @@ try {
   let notModified = { status: 0, bytes: -1 }
   for (const a of addresses) {
     const plain = await rawGet(`${stack.apiUrl}${base(a)}`, {})
+    expectStatus('first page', plain.status, 200)
     const json = JSON.parse(plain.body.toString()) as { total: number; messages: unknown[] }
     if (json.messages.length !== 50) throw new Error(`expected a first page of 50, got ${json.messages.length}`)
     total = json.total
     jsonBytes = plain.body.length
     const br = await rawGet(`${stack.apiUrl}${base(a)}`, browser)
+    expectStatus('first page, br', br.status, 200)
     brBytes = br.body.length
     etags.push(br.etag)
     const again = await rawGet(`${stack.apiUrl}${base(a)}`, { ...browser, 'if-none-match': br.etag })
+    expectStatus('first page, If-None-Match', again.status, 304)
     notModified = { status: again.status, bytes: again.body.length }
   }
   if (total !== MESSAGES) throw new Error(`expected total ${MESSAGES}, got ${total}`)
@@ -166,6 +180,7 @@ try {
     })
     if (result.requests.total === 0) console.log('[inbox-large] no answers:', JSON.stringify({ errors: result.errors, timeouts: result.timeouts, requests }).slice(0, 400))
     const unexpected = result.non2xx - (expect === 304 ? (result.statusCodeStats?.['304']?.count ?? 0) : 0)
+    if (unexpected || result.errors) failures.push(`${name}: ${unexpected} answers other than ${expect} (${statuses}), ${result.errors} requests without an answer`)
     console.log(
       `[inbox-large] ${name}: ${result.requests.average.toFixed(0)} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, max ${result.latency.max} ms, ${(bodyBytes / 1024).toFixed(1)} KB/response incl. headers, ${statuses}${unexpected || result.errors ? `, ${unexpected} unexpected answers, ${result.errors} errors` : ''}`,
     )
@@ -205,6 +220,7 @@ try {
     `[inbox-large] api RSS: ${rssAfterFill.toFixed(0)} MB after filling, ${rssAfterWarm.toFixed(0)} MB after warm-up, ${rssMin.toFixed(0)}–${rssMax.toFixed(0)} MB while polled, ${rssEnd.toFixed(0)} MB at the end`,
   )
 
+  if (failures.length > 0) throw new Error(`[inbox-large] answers other than those asked for, so no figures are written:\n${failures.join('\n')}`)
   const firstCached = measures[0]!
   const wire = jsonBytes
   if (!process.env.BENCH_NO_WRITE) {
@@ -212,7 +228,7 @@ try {
       REPO_ROOT,
       '## Large inboxes',
       [
-        `Measured ${machineLine()}. Command: \`pnpm bench inbox-large\`.`,
+        bench.measured(),
         '',
         `${INBOXES} inboxes of ${MESSAGES.toLocaleString('en-US')} messages each (sign-up mails with a text and an HTML part, ~3 KB text, derived columns stored as ingest stores them), in the real api (one process, \`APP_ENV=production\`). autocannon (in the bench process, on the same 2 cores) sends ${RATE} requests/s in all over ${CONNECTIONS} keep-alive connections for ${SECONDS} s per row, cycling over the ${INBOXES} inboxes, with \`Accept-Encoding: gzip, deflate, br\`. Targets: first page p99 ≤ ${P99_TARGET_MS} ms and ≤ 64 KB; api RSS flat while polled.`,
         '',
