@@ -12,46 +12,68 @@
  *   pnpm bench webhook        (or: cd bench && pnpm exec tsx webhook-delivery.ts)
  *   BENCH_MESSAGES=200 …  fewer latency messages;  BENCH_ROUND_MESSAGES=2000 … messages per throughput round;
  *   BENCH_ROUNDS=8 … A/B pairs;  BENCH_NO_WRITE=1 … don't touch BENCHMARKS.md
+ *   BENCH_INBOXES=1000 … inboxes of each kind in the throughput rounds
  *   BENCH_BASELINE_ROOT=/path/to/other/checkout … the throughput rounds also run that checkout's api and mail-ingest (a
  *     stack of their own, same receiver), each pair of this checkout followed or preceded by a pair of the baseline's:
  *     a before/after measured at the same load. The table then has both.
+ *
+ * The receiver keeps every delivery; after each phase its signature is checked against its inbox's secret
+ * (@tempbox/client's verifyWebhookSignature) and its Tempbox-Delivery id against those before: the run fails on a bad
+ * signature or a delivery missing.
  */
 import { fork } from 'node:child_process'
 import { loadavg } from 'node:os'
 import { dirname, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { generateAddress as generate, startApiStack } from './lib/api-stack.js'
-import { machineLine, percentile, writeBenchmarkSection } from './lib/benchmarks-md.js'
+import { BenchRun } from './lib/bench-run.js'
+import { percentile, writeBenchmarkSection } from './lib/benchmarks-md.js'
 import { cpuMs } from './lib/processes.js'
 import { buildMessage, SmtpClient } from './lib/smtp-client.js'
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const DOMAIN = 'bench.tempbox.local'
-const MESSAGES = Number(process.env.BENCH_MESSAGES ?? '1000')
-const INBOXES = Number(process.env.BENCH_INBOXES ?? '1000')
-const ROUND_MESSAGES = Number(process.env.BENCH_ROUND_MESSAGES ?? '2000')
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? '8')
+const bench = new BenchRun('webhook')
+const MESSAGES = bench.number('BENCH_MESSAGES', 1000)
+const INBOXES = bench.number('BENCH_INBOXES', 1000)
+const ROUND_MESSAGES = bench.number('BENCH_ROUND_MESSAGES', 2000)
+const ROUNDS = bench.number('BENCH_ROUNDS', 8)
 const CONNECTIONS = 16
-const BASELINE_ROOT = process.env.BENCH_BASELINE_ROOT
+const BASELINE_ROOT = bench.text('BENCH_BASELINE_ROOT') || undefined
 
 async function setWebhook(apiUrl: string, address: string, url: string): Promise<void> {
   const res = await fetch(`${apiUrl}/api/email/${address}/webhook`, { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ url }) })
   if (res.status !== 201) throw new Error(`webhook: ${res.status} ${await res.text()}`)
+  const { secret } = (await res.json()) as { secret: string }
+  receiver.send({ secret: { address, secret } })
 }
 
-// The receiver (bench/lib/webhook-receiver.mjs): reports each arrival while watched, its count when asked.
-type ReceiverMessage = { url: string } | { subject: string; at: number } | { received: number }
-const receiver = fork(resolve(dirname(fileURLToPath(import.meta.url)), 'lib/webhook-receiver.mjs'), { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
+// The receiver (bench/lib/webhook-receiver.mjs): reports each arrival while watched, its count when asked, and checks
+// the deliveries it kept when asked.
+interface Checked { checked: number; bad: number; duplicates: number }
+type ReceiverMessage = { url: string } | { subject: string; at: number } | { received: number } | Checked
+const receiver = fork(resolve(dirname(fileURLToPath(import.meta.url)), 'lib/webhook-receiver.mjs'), { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
 const arrivals = new Map<string, (at: number) => void>()
 let countAsked: ((n: number) => void) | null = null
+let checkAsked: ((c: Checked) => void) | null = null
 const hookUrl = await new Promise<string>((ok) => {
   receiver.on('message', (m: ReceiverMessage) => {
     if ('url' in m) ok(m.url)
     else if ('subject' in m) arrivals.get(m.subject)?.(m.at)
+    else if ('checked' in m) checkAsked?.(m)
     else countAsked?.(m.received)
   })
 })
 const receivedCount = () => new Promise<number>((ok) => ((countAsked = ok), receiver.send({ count: true })))
+const checks = { expected: 0, checked: 0, bad: 0, duplicates: 0 }
+/** Checks the deliveries since the last call, `expected` of them, outside any CPU count. */
+async function checkDeliveries(expected: number): Promise<void> {
+  const c = await new Promise<Checked>((ok) => ((checkAsked = ok), receiver.send({ check: true })))
+  checks.expected += expected
+  checks.checked += c.checked
+  checks.bad += c.bad
+  checks.duplicates += c.duplicates
+}
 const wallNow = () => performance.timeOrigin + performance.now()
 
 const STACK_ENV = { WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_MAX_QUEUED: '1000000', WEBHOOK_MAX_QUEUED_PER_INBOX: '100000', WEBHOOK_SET_PER_MINUTE: '100000' }
@@ -84,6 +106,7 @@ try {
   }
   receiver.send({ watch: false })
   await client.quit()
+  await checkDeliveries(MESSAGES)
   latencies.sort((a, b) => a - b)
   const p50 = percentile(latencies, 50)
   const p99 = percentile(latencies, 99)
@@ -142,6 +165,7 @@ try {
     const tailMs = performance.now() - sent
     const cpu1 = t.cpuNow()
     await Promise.all(clients.map((c) => c.quit()))
+    await checkDeliveries(deliveries ? ROUND_MESSAGES : 0)
     const cpu = Object.fromEntries(Object.keys(cpu0).map((k) => [k, (cpu1[k as keyof Cpu] - cpu0[k as keyof Cpu]) / ROUND_MESSAGES])) as Cpu
     return { msgPerSec: ROUND_MESSAGES / ((sent - started) / 1000), cpu, tailMs }
   }
@@ -187,6 +211,9 @@ try {
     )
   }
 
+  const checkedLine = `Every delivery checked (warm-up rounds included): ${checks.checked} arrived of ${checks.expected} expected, ${checks.bad} with a bad signature (HMAC-SHA256 under its inbox's secret, @tempbox/client's \`verifyWebhookSignature\`), ${checks.duplicates} duplicates (a \`Tempbox-Delivery\` id seen before).`
+  console.log(`[webhook] ${checkedLine}`)
+  if (checks.bad > 0 || checks.checked < checks.expected) throw new Error(`[webhook] ${checks.bad} deliveries with a bad signature, ${checks.expected - checks.checked} missing: no figures are written`)
   if (!process.env.BENCH_NO_WRITE) {
     const fmt = (xs: number[]) => xs.map((x) => x.toFixed(0)).join(', ')
     const ms = (x: number) => `${x.toFixed(2)} ms`
@@ -195,7 +222,7 @@ try {
       REPO_ROOT,
       '## Webhook delivery',
       [
-        `Measured ${machineLine()}. Command: \`${BASELINE_ROOT ? 'BENCH_BASELINE_ROOT=… ' : ''}pnpm bench webhook\`.`,
+        bench.measured(),
         '',
         `Latency: time from the SMTP \`250\` to the webhook POST arriving at a receiver on loopback (a process of its own, a raw \`node:http\` server answering 200 at once), ${latencies.length} messages of 2 KB sent one after another to one inbox. Target: p50 ≤ 100 ms.`,
         '',
@@ -203,7 +230,7 @@ try {
         '|---:|---:|---:|---:|',
         `| ${latencies.length} | ${p50.toFixed(1)} ms | ${p99.toFixed(1)} ms | ${max.toFixed(1)} ms |`,
         '',
-        `Ingest throughput: rounds of ${ROUND_MESSAGES} messages of 2 KB over ${CONNECTIONS} SMTP connections, spread over ${INBOXES} inboxes without webhooks or over ${INBOXES} inboxes with a webhook each; ${ROUNDS} pairs of rounds, interleaved (ABBA: which kind goes first alternates), after one warm-up round of each kind.${targets.length > 1 ? ' The same rounds against a baseline checkout (`BENCH_BASELINE_ROOT`, a stack of its own, same receiver), its pair and this checkout\'s pair taking turns to go first: a before/after at the same load.' : ''} msg/s counts until the last \`250\`; CPU per message counts each process from a round's first message until the round is settled (with webhooks: until every delivery has arrived). mail-ingest, the api making the deliveries, the receiver and the load generator share the 2 cores. The receiver does not read the bodies in these rounds (what a fast receiver costs is Node's HTTP server per request). Target: with webhooks no more than 10 % below.`,
+        `Ingest throughput: rounds of ${ROUND_MESSAGES} messages of 2 KB over ${CONNECTIONS} SMTP connections, spread over ${INBOXES} inboxes without webhooks or over ${INBOXES} inboxes with a webhook each; ${ROUNDS} pairs of rounds, interleaved (ABBA: which kind goes first alternates), after one warm-up round of each kind.${targets.length > 1 ? ' The same rounds against a baseline checkout (`BENCH_BASELINE_ROOT`, a stack of its own, same receiver), its pair and this checkout\'s pair taking turns to go first: a before/after at the same load.' : ''} msg/s counts until the last \`250\`; CPU per message counts each process from a round's first message until the round is settled (with webhooks: until every delivery has arrived). mail-ingest, the api making the deliveries, the receiver and the load generator share the 2 cores. The receiver keeps the bodies unparsed in these rounds (what a fast receiver costs is Node's HTTP server per request); their signatures are checked after each round, outside its CPU count. Target: with webhooks no more than 10 % below.`,
         '',
         '| | pairs (msg/s) | median | range |',
         '|---|---|---:|---:|',
@@ -232,6 +259,8 @@ try {
         }),
         '',
         `1-min load average after each pair: ${loads.map((l) => l.toFixed(1)).join(', ')}.`,
+        '',
+        checkedLine,
       ].join('\n'),
     )
   }
