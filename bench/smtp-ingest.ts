@@ -1,7 +1,7 @@
 /**
  * SMTP ingest benchmark: messages/s and latency to the final 250 for Tempbox's mail-ingest and MailDev 3.0.0 (same
- * smtp-server + mailparser stack, no durability), interleaved scenario by scenario: Tempbox, MailDev, Tempbox,
- * MailDev… `BENCH_REPEATS` times, so both targets see the same moments of a machine whose speed drifts. After every run
+ * smtp-server + mailparser stack, no durability), interleaved scenario by scenario: Tempbox, MailDev, MailDev, Tempbox
+ * (ABBA)… `BENCH_REPEATS` times, so both targets see the same moments of a machine whose speed drifts. After every run
  * each acknowledged message is read back from the target's store and compared byte for byte with what was sent
  * (Tempbox: the full source rebuilt from its database file; MailDev: its .eml download). Writes the `## SMTP ingest`
  * section of BENCHMARKS.md, keeping its hand-written notes.
@@ -60,7 +60,8 @@ try {
   for (const target of targets) await runScenario(target, warmUp, 'warm', 0)
   for (const [n, scenario] of SCENARIOS.entries()) {
     for (let repeat = 0; repeat < REPEATS; repeat++) {
-      for (const target of targets) {
+      // ABBA: which target goes first alternates by run, so neither always gets the warmer (or quieter) moment.
+      for (const target of repeat % 2 ? [...targets].reverse() : targets) {
         const result = await runScenario(target, scenario, `s${n}r${repeat}`, repeat)
         logResult(result)
         results.push(result)

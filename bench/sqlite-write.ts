@@ -94,7 +94,8 @@ function runCase(c: Case): Measure {
 
 const measures = new Map<string, Measure[]>(CASES.map((c) => [c.name, []]))
 for (let round = 0; round < REPEATS; round++) {
-  for (const c of CASES) {
+  // Cases in reverse order every other round (ABBA), so no case always runs first or last in a round.
+  for (const c of round % 2 ? [...CASES].reverse() : CASES) {
     const m = runCase(c)
     measures.get(c.name)!.push(m)
     console.log(`[sqlite] #${round + 1} ${c.name.padEnd(48)} ${m.rowsPerSecond.toFixed(0).padStart(7)} rows/s  ${m.commitsPerSecond.toFixed(0).padStart(6)} commits/s  ${m.msPerCommit.toFixed(3)} ms/commit  cpu ${m.cpuUsPerRow.toFixed(0)} µs/row (system ${m.systemUsPerRow.toFixed(0)})`)
