@@ -1,7 +1,6 @@
 // `pnpm test` (and `pnpm test:quick` with --quick): the checks, then the packages' own suites two at a time (most of
 // their time is spent waiting on servers, so two share our 2 cores well), then tests/ alone (it starts whole stacks
-// and Chromium). Ends with each task's wall time, read from turbo's run summary, whether or not a phase failed, and
-// each phase's CPU: far less CPU than 2 × wall means the phase waits (timers, servers), not works.
+// and Chromium). Ends with each task's wall time, read from turbo's run summary, whether or not a phase failed.
 import { spawnSync } from 'node:child_process'
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { dirname, join } from 'node:path'
@@ -33,27 +32,14 @@ function tasksOfRun(since) {
     .map((t) => [t.taskId, (t.execution.endTime - t.execution.startTime) / 1000, t.cache?.status === 'HIT' ? 'cached' : t.execution.exitCode === 0 ? '' : 'FAILED'])
 }
 
-/** CPU seconds (user + system) of every finished child process so far: Linux's cutime + cstime, in USER_HZ (100). */
-function childrenCpuSeconds() {
-  try {
-    const fields = readFileSync('/proc/self/stat', 'utf8').replace(/^.*\) /s, '').split(' ')
-    return (Number(fields[13]) + Number(fields[14])) / 100
-  } catch {
-    return null
-  }
-}
-
 const rows = []
 let failed = false
 const started = Date.now()
 for (const [name, args] of PHASES) {
   const since = Date.now()
-  const cpuBefore = childrenCpuSeconds()
   const run = spawnSync('turbo', ['run', ...args, '--env-mode=loose', '--summarize'], { stdio: 'inherit', cwd: ROOT, env })
   if (run.error) console.error(`turbo did not start: ${run.error.message}`)
-  const cpuAfter = childrenCpuSeconds()
-  const cpu = cpuBefore === null || cpuAfter === null ? null : cpuAfter - cpuBefore
-  rows.push({ name, seconds: (Date.now() - since) / 1000, cpu, tasks: tasksOfRun(since) })
+  rows.push({ name, seconds: (Date.now() - since) / 1000, tasks: tasksOfRun(since) })
   if (run.status !== 0) {
     failed = true
     break
@@ -61,9 +47,9 @@ for (const [name, args] of PHASES) {
 }
 
 const pad = (s, n) => String(s).padEnd(n)
-console.log(`\nTimes (wall, s; a phase's CPU in brackets) of ${quick ? 'pnpm test:quick' : 'pnpm test'}:`)
-for (const { name, seconds, cpu, tasks } of rows) {
-  console.log(`  ${pad(name, 44)} ${seconds.toFixed(0).padStart(5)}${cpu === null ? '' : `  (CPU ${cpu.toFixed(0)})`}`)
+console.log(`\nTimes (wall, s) of ${quick ? 'pnpm test:quick' : 'pnpm test'}:`)
+for (const { name, seconds, tasks } of rows) {
+  console.log(`  ${pad(name, 44)} ${seconds.toFixed(0).padStart(5)}`)
   for (const [task, s, note] of tasks) {
     console.log(`    ${pad(task, 42)} ${s.toFixed(0).padStart(5)} ${note}`)
   }
