@@ -5,5 +5,7 @@ export default defineConfig({
     // One real PostgreSQL for the run: the storage tests run on it and on SQLite.
     globalSetup: ['./src/testing/global-setup.ts'],
     hookTimeout: 60_000,
+    // A hang detector, not a speed check: migrations over real PostgreSQL take seconds on a loaded 2-core machine.
+    testTimeout: 30_000,
   },
 })
