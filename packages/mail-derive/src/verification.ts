@@ -1,26 +1,10 @@
 import { CODE_SOURCE_CHARS, type CodeDetail, type Verification, type VerificationLink } from '@tempbox/types'
+import { CODE_WORDS, codeWordPattern } from './code-words.js'
 import { decodeBasicEntities } from './entities.js'
 import { scanHtml, type Anchor } from './html-scan.js'
 import { DEFAULT_DERIVE_LIMITS, type DeriveLimits } from './limits.js'
 
-/**
- * Words that announce a one-time code, in the site's languages. Matched case-insensitively; a code counts only when
- * one of these is close to it, which is what keeps dates, prices, phone and order numbers out.
- */
-const CODE_WORDS = [
-  // en
-  'code', 'otp', 'one-time', 'one time', 'passcode', 'pin', 'verification', 'verify', 'security code', 'confirmation',
-  'token', 'password', 'login', 'sign-in', 'sign in', '2fa', 'two-factor', 'authentication',
-  // es / pt / it / fr / de / nl / sv / no / da / pl / tr / id / vi
-  'código', 'codigo', 'verificación', 'verificação', 'codice', 'verifica', 'vérification', 'mot de passe', 'bestätigung',
-  'bestätigungscode', 'sicherheitscode', 'kennwort', 'verificatie', 'verificatiecode', 'kod', 'koden', 'kode', 'bekräftelse',
-  'bekreftelse', 'weryfikac', 'doğrulama', 'dogrulama', 'şifre', 'sifre', 'kode verifikasi', 'mã xác nhận', 'mã xác minh', 'mã',
-  // ru / el / he / ar / hi / ur / th / zh / ja / ko
-  'код', 'подтвержд', 'пароль', 'κωδικ', 'επαλήθευσ', 'קוד', 'אימות', 'رمز', 'التحقق', 'कोड', 'सत्यापन', 'ओटीपी', 'کوڈ',
-  'تصدیق', 'รหัส', 'ยืนยัน', '验证码', '驗證碼', '校验码', '动态码', '認証コード', '確認コード', 'ワンタイム', 'コード', '인증',
-  '코드', '보안',
-]
-const CODE_WORD_RE = new RegExp(CODE_WORDS.map(escapeRe).sort((a, b) => b.length - a.length).join('|'), 'giu')
+const CODE_WORD_RE = codeWordPattern(CODE_WORDS)
 
 /** Words that make a nearby number something else than a code. */
 const NOT_CODE_BEFORE =
@@ -285,8 +269,4 @@ export function extractVerification(subject: string, text: string, html: string 
   const anchors = html ? scanHtml(html, limits).anchors : []
   const codeDetails = extractCodeDetails(subject, text, limits)
   return { codes: codeDetails.map((d) => d.code), codeDetails, links: extractLinks(anchors, text, limits) }
-}
-
-function escapeRe(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 }
