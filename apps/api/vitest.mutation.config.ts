@@ -1,6 +1,11 @@
+import { fileURLToPath } from 'node:url'
 import { defineConfig, mergeConfig } from 'vitest/config'
 import { BaseSequencer, type TestSpecification } from 'vitest/node'
 import base from './vitest.config.js'
+
+// Runs only in Stryker's sandbox (<package>/.stryker-tmp/sandbox-*/), four levels under the repository root: the reporter
+// there counts a test file that fails to load as a failed test (a kill), not as no tests.
+const loadFailures = fileURLToPath(new URL('../../../../scripts/stryker/load-failure-reporter.ts', import.meta.url))
 
 // Stryker reruns the tests that cover a mutant once per mutant, stopping at the first failure: only the files that
 // exercise the address rules and the per-IP limits, the fast unit tests first so that a mutant they kill never starts
@@ -14,4 +19,4 @@ class InOrder extends BaseSequencer {
   }
 }
 
-export default mergeConfig(base, defineConfig({ test: { include: FILES, sequence: { sequencer: InOrder } } }))
+export default mergeConfig(base, defineConfig({ test: { include: FILES, sequence: { sequencer: InOrder }, reporters: ['default', loadFailures] } }))
