@@ -10,5 +10,7 @@ export default defineConfig({
     // One jsdom and one module graph per worker, not per file (they were most of the suite's CPU). Each test renders
     // into a cleaned document with an empty localStorage (setup-tests.ts); a test that needs a fresh store sets it.
     isolate: false,
+    // A hang detector, not a speed check: a loaded 2-core machine takes more than vitest's 5 s for the larger renders.
+    testTimeout: 30_000,
   },
 })

@@ -3,7 +3,7 @@ import { afterEach } from 'vitest'
 import { cleanup } from '@testing-library/react'
 import fc from 'fast-check'
 import { NAMESPACES } from '@tempbox/i18n'
-import { ensureNamespaces } from '../lib/i18n'
+import i18n, { applyLanguage, ensureNamespaces } from '../lib/i18n'
 
 // Properties run the same cases on every machine; FC_SEED explores others (fast-check prints the seed of a failure).
 fc.configureGlobal({ seed: Number(process.env.FC_SEED ?? 20261128) })
@@ -15,7 +15,10 @@ Element.prototype.releasePointerCapture ??= () => undefined
 // The app loads some English namespaces with their lazy chunks; components under test get them all up front.
 await ensureNamespaces(NAMESPACES)
 
-afterEach(() => {
+afterEach(async () => {
   cleanup()
+  // Workers share this module graph (isolate: false): a test that switched language and failed before switching
+  // back must not leave the next file's tests reading Arabic.
+  if (i18n.language !== 'en') await applyLanguage('en')
   localStorage.clear()
 })
