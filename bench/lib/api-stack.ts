@@ -13,7 +13,7 @@ export interface ApiStack {
 }
 
 /** Starts the real api (and optionally mail-ingest) over a fresh SQLite file, as `pnpm start` does. */
-export async function startApiStack(repoRoot: string, options: { withIngest: boolean; domain: string; env?: Record<string, string> }): Promise<ApiStack> {
+export async function startApiStack(repoRoot: string, options: { withIngest: boolean; domain: string; env?: Record<string, string>; dist?: boolean }): Promise<ApiStack> {
   const dir = mkdtempSync(join(tmpdir(), 'tempbox-apibench-'))
   const dbPath = join(dir, 'tempbox.sqlite')
   const [httpPort, smtpPort] = [await freePort(), await freePort()]
@@ -43,7 +43,10 @@ export async function startApiStack(repoRoot: string, options: { withIngest: boo
   const nodeArgs = process.env.BENCH_API_NODE_ARGS?.split(' ').filter(Boolean) ?? []
   const ingestNodeArgs = process.env.BENCH_INGEST_NODE_ARGS?.split(' ').filter(Boolean) ?? []
   const cleanUp = () => rmSync(dir, { recursive: true, force: true })
-  const api = await spawnUntil(process.execPath, [...nodeArgs, '--import', 'tsx', join(repoRoot, 'apps/api/src/server.ts')], {
+  // `dist`: the compiled JavaScript, as `pnpm start` runs it in production (tsx costs memory in every worker thread).
+  const entry = (app: string, file: string) =>
+    options.dist ? ['--conditions=tempbox-compiled', join(repoRoot, `apps/${app}/dist/${file}.js`)] : ['--import', 'tsx', join(repoRoot, `apps/${app}/src/${file}.ts`)]
+  const api = await spawnUntil(process.execPath, [...nodeArgs, ...entry('api', 'server')], {
     cwd: join(repoRoot, 'bench'),
     env: { ...env, LOG_LEVEL: 'info' },
     // Fastify logs where it listens at info level; the routes that are benchmarked log at warn only. With several
@@ -56,7 +59,7 @@ export async function startApiStack(repoRoot: string, options: { withIngest: boo
     throw err
   })
   const ingest = options.withIngest
-    ? await spawnUntil(process.execPath, [...ingestNodeArgs, '--import', 'tsx', join(repoRoot, 'apps/mail-ingest/src/main.ts')], {
+    ? await spawnUntil(process.execPath, [...ingestNodeArgs, ...entry('mail-ingest', 'main')], {
         cwd: join(repoRoot, 'bench'),
         env,
         readyText: '[smtp] listening',
