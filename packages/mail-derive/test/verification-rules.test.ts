@@ -11,6 +11,14 @@ const anchor = (href: string, label: string) => ({ href, label })
 const links = (anchors: { href: string; label: string }[], text = '', limits = DEFAULT_DERIVE_LIMITS) => extractLinks(anchors, text, limits)
 
 describe('what announces a code', () => {
+  it('finds each shape of code at its shortest (the scan is skipped only for a text that holds none)', () => {
+    expect(codes('Your code: 482 910')).toEqual(['482910'])
+    expect(codes('Your PIN 4829')).toEqual(['4829'])
+    expect(codes('Code: A1B2C3')).toEqual(['A1B2C3'])
+    expect(codes('Your code is on its way', 'Code 4829')).toEqual(['4829'])
+    expect(codes('Your verification code will follow, 48 29.')).toEqual([])
+  })
+
   it('takes a Latin-script word only when it stands alone', () => {
     expect(codes('spinning 482910')).toEqual([])
     expect(codes('barcode 482910')).toEqual([])
