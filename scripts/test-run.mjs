@@ -2,7 +2,7 @@
 // their time is spent waiting on servers, so two share our 2 cores well), then tests/ alone (it starts whole stacks
 // and Chromium). Ends with each task's wall time, read from turbo's run summary, whether or not a phase failed.
 import { spawnSync } from 'node:child_process'
-import { readdirSync, readFileSync, statSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
@@ -44,6 +44,25 @@ for (const [name, args] of PHASES) {
     failed = true
     break
   }
+}
+
+// Mutation testing, incremental from each package's committed stryker-incremental.json: only mutants whose code or
+// covering tests changed run. A package without that file (a full run, far past CI's time) is named and left out.
+const MUTATED = ['packages/ip', 'packages/db', 'packages/mail-derive', 'apps/api', 'apps/mail-ingest']
+if (!quick && !failed) {
+  const since = Date.now()
+  const tasks = []
+  for (const dir of MUTATED) {
+    if (!existsSync(join(ROOT, dir, 'stryker-incremental.json'))) {
+      console.log(`mutation testing: ${dir} has no stryker-incremental.json yet (pnpm test:mutation writes it), left out`)
+      continue
+    }
+    const begun = Date.now()
+    const run = spawnSync('stryker', ['run', '--incremental', '--concurrency', '2'], { stdio: 'inherit', cwd: join(ROOT, dir), env })
+    tasks.push([`${dir}#stryker`, (Date.now() - begun) / 1000, run.status === 0 ? '' : 'FAILED'])
+    failed ||= run.status !== 0
+  }
+  rows.push({ name: 'mutation testing (incremental)', seconds: (Date.now() - since) / 1000, tasks })
 }
 
 const pad = (s, n) => String(s).padEnd(n)
