@@ -1,5 +1,5 @@
 import { DEFAULT_DERIVE_LIMITS, deriveParsed, type DerivedMessage, type DeriveLimits } from '@tempbox/mail-derive'
-import { searchCopyOf, type SearchCopy } from '@tempbox/db'
+import { searchCopyOf, type SearchCopy } from '@tempbox/db/search-text'
 import type { ParsedMessage } from './parse-message.js'
 
 /** What is stored of a derivation (its failures are logged, not kept). */

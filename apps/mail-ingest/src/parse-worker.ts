@@ -3,7 +3,8 @@
  * result straight to the store worker over a dedicated channel.
  */
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads'
-import { toStoredSource } from '@tempbox/db'
+// Not the package index: its storage, search and pg modules would cost this thread's isolate ~30 MB (issue 29).
+import { toStoredSource } from '@tempbox/db/message-source'
 import { parseMessage } from './parse-message.js'
 import { deriveSearchCopy, deriveView } from './derive-view.js'
 import type { ParseRequest, PipelineReply, StoreRequest } from './pipeline-messages.js'
