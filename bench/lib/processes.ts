@@ -20,17 +20,38 @@ export interface Child {
   stop: () => Promise<void>
 }
 
-/** Spawns a process and waits until its output contains `readyText`. */
+/** Servers a bench started and has not stopped: killed if the bench ends any other way (an error, Ctrl-C, a timeout). */
+const running = new Set<ChildProcess>()
+let exitHooked = false
+function stopAllOnExit(): void {
+  if (exitHooked) return
+  exitHooked = true
+  process.once('exit', () => {
+    for (const child of running) child.kill('SIGTERM')
+  })
+  // Without a handler these signals end the process before 'exit' handlers run.
+  for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) process.once(signal, () => process.exit(code))
+}
+
+/** Spawns a process and waits until its output contains `readyText`; a process that never gets there is stopped. */
 export async function spawnUntil(
   command: string,
   args: string[],
   options: { cwd: string; env?: Record<string, string>; readyText: string | RegExp; timeoutMs?: number },
 ): Promise<Child> {
   const child = spawn(command, args, { cwd: options.cwd, env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] })
+  stopAllOnExit()
+  running.add(child)
   let out = ''
-  const exited = new Promise<void>((r) => child.once('exit', () => r()))
+  const exited = new Promise<void>((r) => child.once('exit', () => {
+    running.delete(child)
+    r()
+  }))
   await new Promise<void>((ok, fail) => {
-    const timer = setTimeout(() => fail(new Error(`${command} did not start:\n${out}`)), options.timeoutMs ?? 60_000)
+    const timer = setTimeout(() => {
+      child.kill('SIGTERM')
+      fail(new Error(`${command} did not start:\n${out}`))
+    }, options.timeoutMs ?? 60_000)
     const onData = (d: Buffer) => {
       out += d.toString()
       const ready = typeof options.readyText === 'string' ? out.includes(options.readyText) : options.readyText.test(out)
