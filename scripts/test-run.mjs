@@ -2,7 +2,7 @@
 // their time is spent waiting on servers, so two share our 2 cores well), then tests/ alone (it starts whole stacks
 // and Chromium). Ends with each task's wall time, read from turbo's run summary, whether or not a phase failed.
 import { spawnSync } from 'node:child_process'
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
@@ -58,7 +58,11 @@ if (!quick && !failed) {
       continue
     }
     const begun = Date.now()
-    const run = spawnSync('stryker', ['run', '--incremental', '--concurrency', '2'], { stdio: 'inherit', cwd: join(ROOT, dir), env })
+    // Read from the tracked file, written to an ignored copy: Stryker rewrites its file even when nothing changed, and
+    // `pnpm test` must not leave the tree modified (`pnpm test:mutation` updates the tracked one).
+    mkdirSync(join(ROOT, dir, 'reports'), { recursive: true })
+    copyFileSync(join(ROOT, dir, 'stryker-incremental.json'), join(ROOT, dir, 'reports', 'stryker-incremental.json'))
+    const run = spawnSync('stryker', ['run', '--incremental', '--incrementalFile', 'reports/stryker-incremental.json', '--concurrency', '2'], { stdio: 'inherit', cwd: join(ROOT, dir), env })
     tasks.push([`${dir}#stryker`, (Date.now() - begun) / 1000, run.status === 0 ? '' : 'FAILED'])
     failed ||= run.status !== 0
   }
