@@ -5,10 +5,10 @@
  * anonymous/file pages of each process are sampled every 250 ms. Targets: api ≤ 150 MB, ingest ≤ 200 MB.
  * BENCH_NO_BUILD=1 skips building dist/; BENCH_NO_WRITE=1 leaves BENCHMARKS.md alone.
  */
-import { spawnSync } from 'node:child_process'
 import autocannon from 'autocannon'
 import { startApiStack, generateAddress } from './lib/api-stack.js'
 import { writeBenchmarkSection } from './lib/benchmarks-md.js'
+import { buildApps } from './lib/build-apps.js'
 import { BenchRun } from './lib/bench-run.js'
 import { metricsUrl, sampleMemory, v8HeapMb, type MemorySample } from './lib/memory/proc-memory.js'
 import { buildHtmlMessage, SmtpClient } from './lib/smtp-client.js'
@@ -25,10 +25,7 @@ const NO_WRITE = bench.flag('BENCH_NO_WRITE')
 const TARGET_MB = { api: 150, ingest: 200 } as const
 const DOMAIN = 'bench.tempbox.test'
 
-if (!NO_BUILD) {
-  const build = spawnSync('pnpm', ['exec', 'turbo', 'run', 'build', '--filter=@tempbox/api...', '--filter=@tempbox/mail-ingest...', '--output-logs=errors-only'], { cwd: REPO_ROOT, stdio: 'inherit' })
-  if (build.status !== 0) throw new Error('building dist/ failed')
-}
+if (!NO_BUILD) buildApps(REPO_ROOT)
 
 const stack = await startApiStack(REPO_ROOT, { withIngest: true, domain: DOMAIN, dist: true })
 type Name = keyof typeof TARGET_MB

@@ -5,8 +5,8 @@ import { join } from 'node:path'
 import autocannon from 'autocannon'
 import { freePort, spawnUntil, treeCpuMs } from './processes.js'
 
-/** Headers a poll answer needs; the reference sends these and the body, nothing of the api's other work. */
-const KEPT = ['content-type', 'content-encoding', 'cache-control', 'vary', 'etag']
+/** Headers node:http writes itself on every answer, on both sides: the reference gets every other header as sent. */
+const NODE_OWN = new Set(['date', 'connection', 'keep-alive'])
 
 export interface RatioRow {
   answer: '200 cached listing' | '304 revalidation'
@@ -22,10 +22,14 @@ export interface RatioRow {
 
 interface Captured {
   status: number
-  headers: Record<string, string>
+  etag: string | undefined
+  /** Every header as sent, in order, as a flat name/value list, but for those node:http adds itself. */
+  rawHeaders: string[]
   body: Buffer
   /** Every byte of the status line and headers as sent (Date and Connection included). */
   headBytes: number
+  /** The server's keep-alive timeout as its Keep-Alive header says, in seconds. */
+  keepAliveSeconds: number | undefined
 }
 
 /** One answer as sent: node:http, not fetch, which would decompress the body. */
@@ -40,9 +44,11 @@ function capture(url: string, headers: Record<string, string>): Promise<Captured
         for (let i = 0; i < raw.length; i += 2) head += `${raw[i]}: ${raw[i + 1]}\r\n`
         ok({
           status: res.statusCode!,
-          headers: Object.fromEntries(KEPT.filter((k) => res.headers[k]).map((k) => [k, String(res.headers[k])])),
+          etag: res.headers.etag,
+          rawHeaders: raw.flatMap((v, i) => (i % 2 === 0 && !NODE_OWN.has(v.toLowerCase()) ? [v, raw[i + 1]!] : [])),
           body: Buffer.concat(chunks),
           headBytes: Buffer.byteLength(head),
+          keepAliveSeconds: Number(/timeout=(\d+)/.exec(String(res.headers['keep-alive']))?.[1]) || undefined,
         })
       })
     })
@@ -62,7 +68,8 @@ async function run(url: string, headers: Record<string, string>, connections: nu
 }
 
 /**
- * The api's poll answer against a bare node:http server sending the same body and poll headers: the same autocannon,
+ * The api's poll answer against a bare node:http server sending the same bytes (status line, every header, body; only
+ * Date differs, by its time): the same autocannon,
  * the same run, alternating api, bare, bare, api (ABBA) so a change in the shared machine's load falls on both.
  */
 export async function measurePollRatio(options: { benchDir: string; apiUrl: string; apiPid: number; address: string; connections: number; seconds: number; rounds: number; log: (line: string) => void }): Promise<RatioRow[]> {
@@ -70,22 +77,25 @@ export async function measurePollRatio(options: { benchDir: string; apiUrl: stri
   const url = `${options.apiUrl}/api/email/${options.address}`
   const browser = { 'accept-encoding': 'gzip, deflate, br' }
   const ok = await capture(url, browser)
-  if (ok.status !== 200 || !ok.headers.etag) throw new Error(`listing answered ${ok.status} with no ETag`)
-  const revalidate = { ...browser, 'if-none-match': ok.headers.etag }
+  if (ok.status !== 200 || !ok.etag) throw new Error(`listing answered ${ok.status} with no ETag`)
+  const revalidate = { ...browser, 'if-none-match': ok.etag }
   const notModified = await capture(url, revalidate)
   if (notModified.status !== 304) throw new Error(`revalidation answered ${notModified.status}`)
 
   const dir = mkdtempSync(join(tmpdir(), 'tempbox-poll-ratio-'))
   const file = join(dir, 'response.json')
-  writeFileSync(file, JSON.stringify({ headers: ok.headers, body: ok.body.toString('base64'), notModified: notModified.headers }))
+  writeFileSync(file, JSON.stringify({ keepAliveSeconds: ok.keepAliveSeconds, etag: ok.etag, headers: ok.rawHeaders, body: ok.body.toString('base64'), notModified: notModified.rawHeaders }))
   const port = await freePort()
-  const bare = await spawnUntil(process.execPath, [join(benchDir, 'lib/bare-http-server.mjs'), String(port), file], { cwd: benchDir, readyText: 'bare http listening' })
+  // BENCH_BARE_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' profiles the reference, as BENCH_API_NODE_ARGS the api.
+  const nodeArgs = process.env.BENCH_BARE_NODE_ARGS?.split(' ').filter(Boolean) ?? []
+  const bare = await spawnUntil(process.execPath, [...nodeArgs, join(benchDir, 'lib/bare-http-server.mjs'), String(port), file], { cwd: benchDir, readyText: 'bare http listening' })
   const bareUrl = `http://127.0.0.1:${port}/`
   const rows: RatioRow[] = []
   try {
     const bareOk = await capture(bareUrl, browser)
     const bareNotModified = await capture(bareUrl, revalidate)
-    if (!bareOk.body.equals(ok.body) || bareNotModified.status !== 304) throw new Error('the reference does not answer as the api does')
+    const same = (a: Captured, b: Captured) => a.status === b.status && a.body.equals(b.body) && a.headBytes === b.headBytes && a.rawHeaders.join('\n') === b.rawHeaders.join('\n')
+    if (!same(ok, bareOk) || !same(notModified, bareNotModified)) throw new Error('the reference does not answer byte for byte as the api does')
     for (const [answer, headers, status, api, ref] of [
       ['200 cached listing', browser, 200, ok, bareOk],
       ['304 revalidation', revalidate, 304, notModified, bareNotModified],

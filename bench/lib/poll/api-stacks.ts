@@ -7,7 +7,7 @@ import { DOMAIN, REPO_ROOT } from './settings.js'
 import { captureResponse, ENCODINGS, measure } from './wrk-runs.js'
 
 /** One response per encoding exactly as the api sent it, replayed by the bare reference server. */
-export const captured = new Map<string, { headers: Record<string, string>; body: string }>()
+export const captured = new Map<string, { headers: string[]; body: string }>()
 
 /** Polls the filled inbox on every node (several fresh connections each, so every process has its listing cached), then measures. */
 async function measureStacks(server: string, stacks: ApiStack[], address: string, extraPids: number[] = []): Promise<void> {

@@ -2,13 +2,16 @@
 import { createDb } from '@tempbox/db'
 import { startApiStack } from '../api-stack.js'
 import { writeBenchmarkSection } from '../benchmarks-md.js'
+import { buildApps } from '../build-apps.js'
 import { measurePollRatio, type RatioRow } from '../poll-ratio.js'
 import { fillInbox } from './fill-inbox.js'
 import { bench, BENCH_DIR, DOMAIN, NO_WRITE, RATIO_CONNECTIONS, RATIO_ROUNDS, RATIO_SECONDS, REPO_ROOT } from './settings.js'
 
 /** One api process on SQLite, as a single node runs it, against bare node:http; written as its own section. */
 export async function measureRatio(): Promise<void> {
-  const stack = await startApiStack(REPO_ROOT, { withIngest: false, domain: DOMAIN, env: { API_PROCESSES: '1' } })
+  // Compiled, as production runs it.
+  buildApps(REPO_ROOT)
+  const stack = await startApiStack(REPO_ROOT, { withIngest: false, domain: DOMAIN, env: { API_PROCESSES: '1' }, dist: true })
   let rows: RatioRow[]
   try {
     const { db } = createDb({ path: stack.dbPath })
@@ -37,7 +40,7 @@ export async function measureRatio(): Promise<void> {
   const section = [
     bench.measured(),
     '',
-    `autocannon (in the bench process), ${RATIO_CONNECTIONS} keep-alive connections, \`GET /api/email/{address}\` of one inbox holding 50 messages with \`Accept-Encoding: gzip, deflate, br\` (as browsers ask), against one api process (\`APP_ENV=production\`, SQLite) with the listing cached; for the 304 with its ETag as \`If-None-Match\`. **Reference**: a bare \`node:http\` server (\`bench/lib/bare-http-server.mjs\`) sending the same body with the poll's headers (Content-Type, Content-Encoding, Cache-Control, Vary, ETag) and doing nothing else. ${RATIO_ROUNDS} rounds of ${RATIO_SECONDS} s each, alternating api, reference, reference, api (ABBA), so a change in the shared machine's load falls on both; the ratio is the api's mean req/s over the reference's. Bytes per answer count the status line, every header and the body.`,
+    `autocannon (in the bench process), ${RATIO_CONNECTIONS} keep-alive connections, \`GET /api/email/{address}\` of one inbox holding 50 messages with \`Accept-Encoding: gzip, deflate, br\` (as browsers ask), against one compiled api process (\`dist/\`, \`APP_ENV=production\`, SQLite) with the listing cached; for the 304 with its ETag as \`If-None-Match\`. **Reference**: a bare \`node:http\` server (\`bench/lib/bare-http-server.mjs\`) sending the api's answers byte for byte (status line, every header in the api's order — the security headers too — and the body; only Date's time differs; checked before the first round) and doing nothing else, so the ratio is the cost of our work alone. ${RATIO_ROUNDS} rounds of ${RATIO_SECONDS} s each, alternating api, reference, reference, api (ABBA), so a change in the shared machine's load falls on both; the ratio is the api's mean req/s over the reference's. Bytes per answer count the status line, every header and the body.`,
     '',
     '| answer | api req/s (each slot) | bare node:http req/s (each slot) | ratio | target | api bytes/answer | bare bytes/answer | api CPU per answer |',
     '|---|---|---|---:|---:|---:|---:|---:|',

@@ -10,16 +10,19 @@ export const ENCODINGS: { label: string; headers: Record<string, string> }[] = [
   { label: 'plain JSON', headers: {} },
 ]
 
-/** One response exactly as the api sends it (compressed body included), for the bare reference server. */
-export function captureResponse(url: string, headers: Record<string, string>): Promise<{ headers: Record<string, string>; body: string }> {
+/** Headers node:http writes itself, on both sides. */
+const NODE_OWN = new Set(['date', 'connection', 'keep-alive'])
+
+/** One response exactly as the api sends it (every header in order, compressed body), for the bare reference server. */
+export function captureResponse(url: string, headers: Record<string, string>): Promise<{ headers: string[]; body: string }> {
   return new Promise((ok, fail) => {
     request(url, { headers }, (res) => {
       const chunks: Buffer[] = []
       res.on('data', (c: Buffer) => chunks.push(c))
       res.on('end', () => {
-        const kept = ['content-type', 'content-encoding', 'cache-control', 'vary']
+        const raw = res.rawHeaders
         ok({
-          headers: Object.fromEntries(kept.filter((k) => res.headers[k]).map((k) => [k, String(res.headers[k])])),
+          headers: raw.flatMap((v, i) => (i % 2 === 0 && !NODE_OWN.has(v.toLowerCase()) ? [v, raw[i + 1]!] : [])),
           body: Buffer.concat(chunks).toString('base64'),
         })
       })
