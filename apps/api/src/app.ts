@@ -76,7 +76,7 @@ export async function buildApp(config: Config, sharedState?: SharedState): Promi
     keyGenerator: (request) => clientKey(request.ip),
     ...(state.rateLimitStore ? { store: state.rateLimitStore } : {}),
   })
-  await app.register(geoipPlugin, { preload: config.geoipPreload })
+  await app.register(geoipPlugin, { preload: config.geoipPreload, cacheBytes: config.geoipCacheBytes })
   await app.register(authPlugin)
 
   // Before any route, so the OpenAPI document sees them all.

@@ -46,8 +46,10 @@ export interface Config {
   trustProxy: false | number | string
   /** Send Strict-Transport-Security: TLS is terminated in front of us, so browsers must never use plain HTTP. */
   hsts: boolean
-  /** Load the IP databases in the background at start (production) instead of on the first lookup. */
+  /** Open the IP databases and load the ASN table in the background at start (production), not on the first lookup. */
   geoipPreload: boolean
+  /** Bytes of the city databases' files kept in memory as read pages (GEOIP_CACHE_MB); the rest is read on demand. */
+  geoipCacheBytes: number
   jwtSecret: string
   /** How long an access token (the web's auth_token) works (ACCESS_TOKEN_TTL, default 15m). */
   accessTokenTtlMs: number
@@ -171,6 +173,7 @@ export function loadConfig(env: Env = process.env): Config {
     // In production behind a trusted proxy, TLS is what that proxy is there for; HSTS=false/true overrides.
     hsts: env.HSTS ? env.HSTS === 'true' : isProduction && parseTrustProxy(env.TRUST_PROXY) !== false,
     geoipPreload: env.GEOIP_PRELOAD ? env.GEOIP_PRELOAD === 'true' : isProduction,
+    geoipCacheBytes: int('GEOIP_CACHE_MB', 4, 1) * 1024 * 1024,
     jwtSecret,
     accessTokenTtlMs: duration('ACCESS_TOKEN_TTL', env.ACCESS_TOKEN_TTL, 15 * 60_000, problems),
     refreshTokenTtlMs: duration('REFRESH_TOKEN_TTL', env.REFRESH_TOKEN_TTL || env.JWT_EXPIRES_IN, 7 * 86_400_000, problems),

@@ -1,9 +1,9 @@
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import maxmind, { type Reader, type Response } from 'maxmind'
 import type { IpInfo } from '@tempbox/types'
 import { loadAsnTable, type AsnTable } from './geoip-asn-table.js'
+import { openMmdbFile, type MmdbFile } from './mmdb-file.js'
 import { isPrivateIp, parseIp } from '@tempbox/ip'
 
 /** Flat DB-IP city record as published by @ip-location-db (not MaxMind's nested shape). */
@@ -18,15 +18,20 @@ interface CityRecord {
 export interface GeoipService {
   /** Location and network of an IP; null when the text is not an IP address. Never logs the address. */
   lookup(ip: string): Promise<IpInfo | null>
-  /** Loads the databases now (they are otherwise loaded on the first lookup). */
+  /** Opens the databases now (they are otherwise opened on the first lookup). */
   load(): Promise<void>
+  /** Closes the database files. */
+  close(): Promise<void>
 }
 
 interface Databases {
-  cityV4: Reader<Response>
-  cityV6: Reader<Response>
+  cityV4: MmdbFile
+  cityV6: MmdbFile
   asn: AsnTable
 }
+
+/** Page size of the city files' cache: a tree node or a record rarely spans two. */
+const PAGE_BYTES = 4096
 
 const require = createRequire(import.meta.url)
 const countryNames = new Intl.DisplayNames(['en'], { type: 'region' })
@@ -46,14 +51,16 @@ export function defaultGeoipPaths() {
   }
 }
 
-export function createGeoipService(paths = defaultGeoipPaths()): GeoipService {
+export function createGeoipService(paths = defaultGeoipPaths(), options: { cacheBytes?: number } = {}): GeoipService {
+  // Half of the cache for each city file; the IPv4 one takes most lookups but the IPv6 tree is deeper.
+  const cachePages = Math.max(1, Math.floor((options.cacheBytes ?? 4 * 1024 * 1024) / PAGE_BYTES / 2))
   let loading: Promise<Databases> | null = null
   const databases = (): Promise<Databases> => {
     // One load shared by every caller; a failed load is retried on the next lookup.
     loading ??= (async () => {
       const [cityV4, cityV6, asn] = await Promise.all([
-        maxmind.open(paths.cityV4, { watchForUpdates: false }),
-        maxmind.open(paths.cityV6, { watchForUpdates: false }),
+        openMmdbFile(paths.cityV4, { pageBytes: PAGE_BYTES, cachePages }),
+        openMmdbFile(paths.cityV6, { pageBytes: PAGE_BYTES, cachePages }),
         loadAsnTable(paths.asnV4, paths.asnV6, paths.asnCache),
       ])
       return { cityV4, cityV6, asn }
@@ -68,6 +75,12 @@ export function createGeoipService(paths = defaultGeoipPaths()): GeoipService {
     async load() {
       await databases()
     },
+    async close() {
+      const open = loading
+      loading = null
+      const db = await open?.catch(() => null)
+      await Promise.all([db?.cityV4.close(), db?.cityV6.close()])
+    },
     async lookup(input) {
       const parsed = parseIp(input)
       if (!parsed) return null
@@ -78,7 +91,7 @@ export function createGeoipService(paths = defaultGeoipPaths()): GeoipService {
       if (isPrivateIp(parsed)) return { ...empty, isPrivate: true }
 
       const db = await databases()
-      const city = (parsed.version === 4 ? db.cityV4 : db.cityV6).get(parsed.ip) as CityRecord | null
+      const city = (await (parsed.version === 4 ? db.cityV4 : db.cityV6).get(addressBytes(parsed.value, parsed.version))) as CityRecord | null
       const network = parsed.version === 4
         ? db.asn.lookupV4(Number(parsed.value))
         : db.asn.lookupV6(parsed.value >> 64n, parsed.value & ((1n << 64n) - 1n))
@@ -95,6 +108,13 @@ export function createGeoipService(paths = defaultGeoipPaths()): GeoipService {
       }
     },
   }
+}
+
+/** The address in network byte order, as the search tree reads it bit by bit. */
+function addressBytes(value: bigint, version: 4 | 6): Uint8Array {
+  const bytes = new Uint8Array(version === 4 ? 4 : 16)
+  for (let i = bytes.length - 1, v = value; i >= 0; i--, v >>= 8n) bytes[i] = Number(v & 0xffn)
+  return bytes
 }
 
 function countryName(code: string): string | undefined {
