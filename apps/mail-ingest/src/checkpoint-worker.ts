@@ -6,7 +6,7 @@
  * thread fills SQLite's search index after the commits (search-indexer.ts), off the store worker's lock.
  */
 import { workerData, type MessagePort } from 'node:worker_threads'
-import { openStorage, type StorageConfig } from '@tempbox/db'
+import { openStorage, type StorageConfig } from '@tempbox/db/storage'
 import { startSearchIndexer } from './search-indexer.js'
 import { signalReady } from './worker-rpc.js'
 import type { CommitNotice } from './pipeline-messages.js'

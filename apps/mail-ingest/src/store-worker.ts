@@ -4,7 +4,7 @@
  * the parse workers' channels; the acknowledgement goes to the SMTP thread once committed.
  */
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads'
-import { openStorage, refusalKindOf, type StorageConfig, type WriterLimits } from '@tempbox/db'
+import { openStorage, refusalKindOf, type StorageConfig, type WriterLimits } from '@tempbox/db/storage'
 import type { CommitNotice, PipelineReply, StoreRequest } from './pipeline-messages.js'
 import { createMessageStore, walBytesOf } from './store-message.js'
 import { asBuffer, signalReady } from './worker-rpc.js'

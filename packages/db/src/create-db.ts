@@ -2,7 +2,6 @@ import { closeSync, mkdirSync, openSync } from 'node:fs'
 import { dirname } from 'node:path'
 import SQLite from 'better-sqlite3'
 import { Kysely, Migrator, SqliteDialect } from 'kysely'
-import { migrationProviderFor } from './migrations/index.js'
 import { cachingStatements } from './storage/sqlite/statement-cache.js'
 import { createPostgresDb, engineOf, isPostgresUrl } from './postgres-db.js'
 import { closeSearchIndexReaderOf, registerSearchIndex } from './search/index-readers.js'
@@ -87,6 +86,9 @@ export function openDb(config: OpenDbConfig): { db: Db; engine: Engine; sqlite: 
 
 /** Runs every pending migration of the db's engine; throws with the failing migration's error. */
 export async function migrateToLatest(db: Db): Promise<void> {
+  // Loaded here, not at the top: the migrations pull in @tempbox/mail-derive (~15 MB of heap), which ingest's store,
+  // checkpoint and sender-check threads would otherwise each hold without ever migrating.
+  const { migrationProviderFor } = await import('./migrations/index.js')
   // Parallel work lands migrations whose names sort before one already shipped (000301 after 001201): a database that
   // ran the later one must still take the earlier one rather than refuse to start.
   const migrator = new Migrator({ db, provider: migrationProviderFor(engineOf(db)), allowUnorderedMigrations: true })

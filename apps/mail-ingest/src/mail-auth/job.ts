@@ -1,5 +1,5 @@
 import type { MessagePort } from 'node:worker_threads'
-import { fullSource } from '@tempbox/db'
+import { fullSource } from '@tempbox/db/message-source'
 import type { MessageToStore } from '../store-message.js'
 import type { AuthJob } from './queue.js'
 import { headerBlockEnd, signsBody } from './header-block.js'

@@ -5,7 +5,7 @@
  * in process), and the verdicts go back to that thread, which stores them on its own connection.
  */
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads'
-import { openStorage, type StorageConfig } from '@tempbox/db'
+import { openStorage, type StorageConfig } from '@tempbox/db/storage'
 import { signalReady, asBuffer } from '../worker-rpc.js'
 import { checkMessage } from './check.js'
 import { createCachingResolver, readFixtureResolver } from './dns.js'
