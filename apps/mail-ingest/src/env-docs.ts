@@ -33,7 +33,7 @@ export const INGEST_ENV_DOCS: Record<string, { default?: string; meaning: string
   SMTP_MAX_BATCH_MESSAGES: { meaning: 'most messages written in one group-commit transaction' },
   SMTP_PARSE_WORKERS: { meaning: 'threads parsing messages beside the SMTP thread (raise it on more cores); `0` parses and writes on the SMTP thread' },
   SMTP_CLOSE_TIMEOUT_MS: { meaning: 'on SIGTERM, how long open sessions get to finish before `421` and close; `0` closes them at once' },
-  INGEST_WORKER_YOUNG_GENERATION_MB: { meaning: 'V8 young generation of each worker thread (parse, store, checkpoint, sender check); V8 would let each grow to 48 MB under load. Smaller saves memory but costs large mail CPU (3: −1/3 resident memory, −15–60 % msg/s at 100 KB)' },
+  INGEST_WORKER_YOUNG_GENERATION_MB: { meaning: 'V8 young generation of each worker thread (parse, store, sender check; a checkpoint thread when MAIL_AUTH=off); V8 would let each grow to 48 MB under load. Smaller saves memory but costs large mail CPU (3: −1/3 resident memory, −15–60 % msg/s at 100 KB)' },
   MAIL_AUTH: { default: '`on`', meaning: '`off` skips the sender check (SPF, DKIM, DMARC, ARC); messages then carry `auth: null`' },
   MAIL_AUTH_DNS_TIMEOUT_MS: { meaning: 'one DNS query\'s limit (one try); past it the verdict is `unknown`' },
   MAIL_AUTH_TIMEOUT_MS: { meaning: 'a whole sender check\'s limit; past it the verdict is `unknown`' },

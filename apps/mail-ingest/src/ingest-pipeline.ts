@@ -67,7 +67,9 @@ export function createIngestPipeline(storage: Storage, config: Config): IngestPi
   }
   const channels = load.map(() => new MessageChannel())
   const checkpointChannel = new MessageChannel()
-  const auth = startAuthChecker(config, storage, authCrashed)
+  // The sender-check worker, when on, also keeps the WAL short and fills the search index: one isolate and one load of
+  // @tempbox/db less (issue 29). Its crash then stops ingest like the others' (the search index would stop filling).
+  const auth = startAuthChecker(config, storage, onCrash, { storePort: checkpointChannel.port2, bytes: CHECKPOINT_BYTES })
   const authPort = auth?.port ?? null
   const writer = startWorker(new URL('./store-worker.ts', import.meta.url), {
     workerData: {
@@ -84,13 +86,15 @@ export function createIngestPipeline(storage: Storage, config: Config): IngestPi
     onMessage: onReply,
     onCrash,
   })
-  const checkpointer = startWorker(new URL('./checkpoint-worker.ts', import.meta.url), {
-    workerData: { database: storageConfig(config, { poolSize: 1 }), storePort: checkpointChannel.port2, checkpointBytes: CHECKPOINT_BYTES },
-    transferList: [checkpointChannel.port2],
-    youngGenerationMb: config.workerYoungGenerationMb,
-    onMessage: () => {},
-    onCrash,
-  })
+  const checkpointer = auth
+    ? null
+    : startWorker(new URL('./checkpoint-worker.ts', import.meta.url), {
+        workerData: { database: storageConfig(config, { poolSize: 1 }), storePort: checkpointChannel.port2, checkpointBytes: CHECKPOINT_BYTES },
+        transferList: [checkpointChannel.port2],
+        youngGenerationMb: config.workerYoungGenerationMb,
+        onMessage: () => {},
+        onCrash,
+      })
   const parsers = channels.map((channel) =>
     startWorker(new URL('./parse-worker.ts', import.meta.url), {
       workerData: { storePort: channel.port1, searchTextChars: config.searchTextMaxChars },
@@ -103,7 +107,7 @@ export function createIngestPipeline(storage: Storage, config: Config): IngestPi
   return {
     // Not the sender-check worker (only the settling of what the last run left unchecked): mail it would check meanwhile
     // waits in its port, and loading mailauth (a large module graph) on a busy machine must not hold up listening.
-    ready: Promise.all([...parsers.map((p) => p.ready), writer.ready, checkpointer.ready, auth?.ready]).then(() => {}),
+    ready: Promise.all([...parsers.map((p) => p.ready), writer.ready, checkpointer?.ready, auth?.ready]).then(() => {}),
     pending: () => pending.size,
     accept: (raw, inboxIds, receivedAt, envelope, deliveries) =>
       new Promise<void>((resolve, reject) => {
@@ -121,7 +125,7 @@ export function createIngestPipeline(storage: Storage, config: Config): IngestPi
       await auth?.stop()
       // All marked as stopping at once: a worker whose peers are gone has nothing left to wait for and exits by
       // itself, which would otherwise count as a crash.
-      await Promise.all([...parsers.map((p) => p.stop()), writer.stop(), checkpointer.stop()])
+      await Promise.all([...parsers.map((p) => p.stop()), writer.stop(), checkpointer?.stop()])
     },
   }
 }

@@ -24,8 +24,13 @@ function indexed(indexPath: string, gram: string): number[] {
   }
 }
 
+/** A DNS in which no name exists: the sender check answers at once, without the network. */
+const NO_DNS = new URL('./fixtures/dns-no-names.json', import.meta.url).pathname
+
 describe.each([
   ['parse and store workers', {}],
+  // The sender-check worker then keeps the index too (no checkpoint worker of its own).
+  ['parse, store and sender-check workers', { MAIL_AUTH: 'on', MAIL_AUTH_DNS_FIXTURE: NO_DNS }],
   ['the in-process pipeline', { SMTP_PARSE_WORKERS: '0' }],
 ])('SQLite search index, with %s', (_, extraEnv) => {
   // Boots the real worker threads (through tsx here): allowed longer than a protocol test on a busy machine.

@@ -26,8 +26,16 @@ export interface AuthChecker {
   stop: () => Promise<void>
 }
 
-/** Starts the sender-check worker, or returns null when MAIL_AUTH=off. */
-export function startAuthChecker(config: Config, storage: Pick<Storage, 'settleLeftoverChecks'>, onCrash: (error: Error) => void): AuthChecker | null {
+/**
+ * Starts the sender-check worker, or returns null when MAIL_AUTH=off. With `checkpoint`, the worker also keeps the WAL short
+ * and fills the search index (wal-checkpointer.ts) from the store worker's commit notices on that port.
+ */
+export function startAuthChecker(
+  config: Config,
+  storage: Pick<Storage, 'settleLeftoverChecks'>,
+  onCrash: (error: Error) => void,
+  checkpoint: { storePort: MessagePort; bytes: number } | null = null,
+): AuthChecker | null {
   if (!config.mailAuth.enabled) return null
   const ready = storage.settleLeftoverChecks(Date.now()).then((settled) => {
     if (settled > 0) console.log(`[mail-auth] ${settled} messages left unchecked by the last run marked unknown`)
@@ -35,8 +43,8 @@ export function startAuthChecker(config: Config, storage: Pick<Storage, 'settleL
   const channel = new MessageChannel()
   let stopped: () => void = () => {}
   const worker = startWorker(new URL('./worker.ts', import.meta.url), {
-    workerData: { database: storageConfig(config, { poolSize: 2 }), config: config.mailAuth, mta: config.mailDomains[0], jobPort: channel.port2 },
-    transferList: [channel.port2],
+    workerData: { database: storageConfig(config, { poolSize: 2 }), config: config.mailAuth, mta: config.mailDomains[0], jobPort: channel.port2, checkpoint },
+    transferList: [channel.port2, ...(checkpoint ? [checkpoint.storePort] : [])],
     youngGenerationMb: config.workerYoungGenerationMb,
     onMessage: (message) => {
       if (message === STOPPED) stopped()

@@ -14,18 +14,28 @@ import { createVerdictWriter } from './verdict-writer.js'
 import type { MailAuthConfig } from './config.js'
 import { STOPPED, type AuthWorkerCommand, type VerdictBatch } from './protocol.js'
 import { memoizeUnsigned } from './unsigned-memo.js'
+import { startWalCheckpointer } from '../wal-checkpointer.js'
 
 /** Unsigned senders whose verdict is kept for reuse. */
 const MAX_REMEMBERED_SENDERS = 1_000
 
-const { database, config, mta, jobPort } = workerData as { database: StorageConfig; config: MailAuthConfig; mta: string; jobPort: MessagePort }
+const { database, config, mta, jobPort, checkpoint } = workerData as {
+  database: StorageConfig
+  config: MailAuthConfig
+  mta: string
+  jobPort: MessagePort
+  /** The store worker's commit notices: this thread also keeps the WAL short (one isolate less, issue 29). */
+  checkpoint: { storePort: MessagePort; bytes: number } | null
+}
 
 // Verdicts are stored by the thread that commits messages, between its batches: written here, on a second SQLite
 // connection, each verdict batch took the write lock from the store worker (which then slept in SQLite's busy handler)
 // and made it drop its page cache; at 100 KB × 16 that cost the store worker 0.3–0.5 ms of CPU per message.
 // Only what is left when ingest stops is written here (the committing thread may be gone by then). Verdicts need not
 // survive a power loss (a lost one reads "checking" until the next start marks it unknown), so those commits skip the fsync.
+// A checkpoint on this connection still syncs the WAL and the file (synchronous=NORMAL does so at checkpoints).
 const storage = openStorage({ ...database, durable: false })
+if (checkpoint) startWalCheckpointer(storage, checkpoint.storePort, checkpoint.bytes)
 let stopping = false
 const writer = createVerdictWriter(async (verdicts, at) => {
   if (stopping) await storage.writeVerdicts(verdicts, at)
