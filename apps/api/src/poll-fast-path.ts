@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify'
 import { blockedClients, INBOX_GUESSES } from './plugins/guess-limit.js'
 import { securityHeaderSets } from './services/site/security-header-sets.js'
 import { INBOX_CONTENT_CACHE } from './routes/email/content-cache.js'
+import type { Listing } from './services/inboxes/inbox-listing.js'
 
 /** The poll, as Fastify's router takes it: no query, one path segment of at most 100 characters (its param limit). */
 const POLL_PATH = /^\/api\/email\/([A-Za-z0-9._+@%-]{1,100})$/
@@ -32,6 +33,8 @@ export function answerCachedPollsFirst(app: FastifyInstance): void {
   const trustsProxy = config.trustProxy !== false
   // Node takes headers as one flat list in order; these are the route's, after the security set its onRequest gives.
   const fixed = [...Object.entries(securityHeaderSets([], config.hsts).api).flat(), 'cache-control', INBOX_CONTENT_CACHE, 'vary', 'Accept-Encoding']
+  // A listing's headers with its tag, built at its first poll: Node reads the list without changing it.
+  const taggedHeaders = new WeakMap<Listing, string[]>()
   let closing = false
   app.addHook('preClose', (done) => {
     // Fastify answers requests that arrive while it closes with 503: left to it.
@@ -69,13 +72,14 @@ export function answerCachedPollsFirst(app: FastifyInstance): void {
       return false
     }
     if (!listing) return false
-    const out = [...fixed, 'etag', listing.etag]
+    let tagged = taggedHeaders.get(listing)
+    if (!tagged) taggedHeaders.set(listing, (tagged = [...fixed, 'etag', listing.etag]))
     if (listing.matches(headers['if-none-match'])) {
-      res.writeHead(304, out)
+      res.writeHead(304, tagged)
       res.end()
     } else {
       const { body, encoding } = listing.encode(headers['accept-encoding'])
-      out.push('content-type', 'application/json; charset=utf-8')
+      const out = [...tagged, 'content-type', 'application/json; charset=utf-8']
       if (encoding) out.push('content-encoding', encoding)
       out.push('content-length', String(body.length))
       res.writeHead(200, out)

@@ -122,6 +122,36 @@ describe('a poll of a cached listing, answered before Fastify routes it', () => 
     expect(JSON.parse(changed.body.toString()).messages[0].subject).toBe('A new one')
   }, 60_000)
 
+  it('answers an address however the URL spells it, and never an old answer: new mail or a release shows at once', async () => {
+    const fast = await serve()
+    const address = await generate(fast.app)
+    await deliver(fast.app, address, { subject: 'The first' })
+    const [local, domain] = address.split('@') as [string, string]
+    const spellings = [`/api/email/${encodeURIComponent(address)}`, `/api/email/${local.toUpperCase()}@${domain}`, `/api/email/${local}%40${domain.toUpperCase()}`]
+    const first = await pollUntilFast(fast, spellings[0]!)
+    const etag = first.headers[first.headers.indexOf('etag') + 1]!
+    for (const path of spellings) {
+      const before = fast.fastifySaw()
+      expect((await get(fast.base, path, { 'if-none-match': etag })).status, path).toBe(304)
+      expect(fast.fastifySaw(), path).toBe(before)
+    }
+
+    await deliver(fast.app, address, { subject: 'The second' })
+    for (const path of spellings) {
+      const changed = await get(fast.base, path, { 'if-none-match': etag })
+      expect(changed.status, path).toBe(200)
+      expect(JSON.parse(changed.body.toString()).messages.map((m: { subject: string }) => m.subject), path).toEqual(['The second', 'The first'])
+    }
+
+    const released = await fast.app.inject({ method: 'DELETE', url: spellings[1]! })
+    expect(released.statusCode).toBe(200)
+    for (const path of spellings) {
+      const gone = await get(fast.base, path)
+      expect(gone.status, path).toBe(404)
+      expect(JSON.parse(gone.body.toString()).code, path).toBe('inbox_not_found')
+    }
+  }, 60_000)
+
   it('is counted in the route’s request durations', async () => {
     const fast = await serve()
     const address = await generate(fast.app)

@@ -42,6 +42,8 @@ export class Listing {
   /** True when an If-None-Match header names this listing (weak comparison, as RFC 9110 asks for GET). */
   matches(ifNoneMatch: string | undefined): boolean {
     if (!ifNoneMatch) return false
+    // What a browser sends back: the tag alone, as given.
+    if (ifNoneMatch === this.etag) return true
     const tag = this.etag.slice(2)
     return ifNoneMatch.split(',').some((t) => {
       const v = t.trim()

@@ -33,6 +33,8 @@ export interface CreateInboxInput {
  */
 export class InboxService {
   private readonly inboxByAddress = new Map<string, InboxRow>()
+  /** Address as a URL spells it → as parsed: each poll of the same inbox parses the same string again. */
+  private readonly addressOfRaw = new Map<string, string>()
   /** Bumped whenever address rows are dropped, so a row read while one changed is not kept (see getInbox). */
   private rowDrops = 0
   private readonly forgetHandlers: ((inboxId: number) => void)[] = []
@@ -161,7 +163,14 @@ export class InboxService {
 
   /** The cached live row of an address from a URL, without waiting for anything; undefined when not at hand. */
   cachedInbox(rawAddress: string): InboxRow | undefined {
-    const inbox = this.inboxByAddress.get(parseAddress(rawAddress).address)
+    let address = this.addressOfRaw.get(rawAddress)
+    if (address === undefined) {
+      address = parseAddress(rawAddress).address
+      // Parsing is pure, so the memo never goes stale; emptied when full, as polls soon fill it again.
+      if (this.addressOfRaw.size >= MAX_CACHED_INBOXES) this.addressOfRaw.clear()
+      this.addressOfRaw.set(rawAddress, address)
+    }
+    const inbox = this.inboxByAddress.get(address)
     return inbox && inbox.expires_at > Date.now() ? inbox : undefined
   }
 
