@@ -38,6 +38,8 @@ export interface Config {
   sseHeartbeatMs: number
   /** Event streams and long polls one client (IPv4 or IPv6 /64) may hold open at once on this host (MAX_STREAMS_PER_CLIENT). */
   maxStreamsPerClient: number
+  /** How long the change feed may go without a completed check, or deaf, before /api/health says not ready (HEALTH_CHANGE_FEED_STALE_MS). */
+  changeFeedStaleMs: number
   /** Bytes of inbox first pages kept ready to send (per API process). */
   listingCacheBytes: number
   /** Message views kept as the bytes a GET sends, per API process (MESSAGE_VIEW_CACHE_MB). */
@@ -165,6 +167,7 @@ export function loadConfig(env: Env = process.env): Config {
     search: { perMinute: int('SEARCH_RATE_LIMIT_PER_MINUTE', 60, 1), timeBudgetMs: int('SEARCH_TIME_BUDGET_MS', 2_000, 1) },
     sseHeartbeatMs: int('SSE_HEARTBEAT_MS', 15_000, 1),
     maxStreamsPerClient: int('MAX_STREAMS_PER_CLIENT', 20, 1),
+    changeFeedStaleMs: int('HEALTH_CHANGE_FEED_STALE_MS', 5_000, 1),
     listingCacheBytes: int('LISTING_CACHE_MB', 32, 1) * 1024 * 1024,
     messageViewCacheBytes: int('MESSAGE_VIEW_CACHE_MB', 32, 1) * 1024 * 1024,
     messageTextMaxChars: readMessageTextMaxChars(int),

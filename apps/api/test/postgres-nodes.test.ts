@@ -129,7 +129,8 @@ describe('API nodes on one PostgreSQL', () => {
   })
 
   it('a node that cannot listen for long reports not ready, and ready again once it listens', async () => {
-    const [a, b] = await twoNodes('nodes', apps)
+    // "For long" is HEALTH_CHANGE_FEED_STALE_MS: one second here (5 s by default), still ten reconnect pauses long.
+    const [a, b] = await twoNodes('nodes', apps, { HEALTH_CHANGE_FEED_STALE_MS: '1000' })
     const health = async () => (await b.inject({ method: 'GET', url: '/api/health' })).json() as { checks: { changeFeed: { ok: boolean; detail: string } } }
     expect((await health()).checks.changeFeed.ok).toBe(true)
     const database = (await sql<{ name: string }>`select current_database() as name`.execute(a.db)).rows[0]!.name

@@ -3,12 +3,6 @@ import { INGEST_SERVICE, lastHeartbeat } from '@tempbox/db'
 import { LivenessResponse, ReadinessResponse, type HealthCheck } from '@tempbox/types'
 
 /**
- * The change feed checks every 25 ms; five seconds without a completed check, or without a listening connection on
- * PostgreSQL, mean it is stuck or failing (not just a busy moment or a reconnect).
- */
-const CHANGE_FEED_STALE_MS = 5_000
-
-/**
  * Liveness (the process answers) and readiness (it can do its job): the database answers, mail-ingest has written its
  * heartbeat lately, and the change feed that brings new mail to open inboxes keeps up. Load balancers route on the
  * second; a supervisor restarts on the first.
@@ -52,13 +46,16 @@ const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
     }
   }
 
+  // The change feed checks every 25 ms; HEALTH_CHANGE_FEED_STALE_MS (5 s) without a completed check, or without a
+  // listening connection on PostgreSQL, mean it is stuck or failing (not just a busy moment or a reconnect).
   function checkChangeFeed(now: number): HealthCheck {
+    const staleMs = app.config.changeFeedStaleMs
     const sinceCheck = now - app.mailWatcher.lastCheckedAt
-    if (sinceCheck > CHANGE_FEED_STALE_MS) return { ok: false, detail: `No completed check for new mail in ${seconds(sinceCheck)}.` }
+    if (sinceCheck > staleMs) return { ok: false, detail: `No completed check for new mail in ${seconds(sinceCheck)}.` }
     // Checks still complete while PostgreSQL's listening connection is down, but they hear nothing: open inboxes on
     // this node would stay still. A reconnect takes 100 ms to a few seconds; longer means the balancer should move on.
     const deafSince = app.mailWatcher.deafSince()
-    if (deafSince !== null && now - deafSince > CHANGE_FEED_STALE_MS) {
+    if (deafSince !== null && now - deafSince > staleMs) {
       return { ok: false, detail: `Not hearing new mail for ${seconds(now - deafSince)}: the connection that listens to the database is down, reconnecting.` }
     }
     return { ok: true, detail: `Checked for new mail ${sinceCheck} ms ago.` }
