@@ -8,6 +8,11 @@ import { freePort, spawnUntil, treeCpuMs } from './processes.js'
 /** Headers node:http writes itself on every answer, on both sides: the reference gets every other header as sent. */
 const NODE_OWN = new Set(['date', 'connection', 'keep-alive'])
 
+/** A response's headers as sent, in order, as a flat name/value list, but for those node:http adds itself. */
+export function headersAsSent(raw: string[]): string[] {
+  return raw.flatMap((v, i) => (i % 2 === 0 && !NODE_OWN.has(v.toLowerCase()) ? [v, raw[i + 1]!] : []))
+}
+
 export interface RatioRow {
   answer: '200 cached listing' | '304 revalidation'
   /** Mean req/s of each api slot and each reference slot, in the order measured (ABBA…). */
@@ -45,7 +50,7 @@ function capture(url: string, headers: Record<string, string>): Promise<Captured
         ok({
           status: res.statusCode!,
           etag: res.headers.etag,
-          rawHeaders: raw.flatMap((v, i) => (i % 2 === 0 && !NODE_OWN.has(v.toLowerCase()) ? [v, raw[i + 1]!] : [])),
+          rawHeaders: headersAsSent(raw),
           body: Buffer.concat(chunks),
           headBytes: Buffer.byteLength(head),
           keepAliveSeconds: Number(/timeout=(\d+)/.exec(String(res.headers['keep-alive']))?.[1]) || undefined,

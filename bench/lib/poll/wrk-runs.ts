@@ -1,6 +1,7 @@
 /** wrk against api nodes or the bare reference: saturation, then paced load, each row kept in `runs`. */
 import { loadavg } from 'node:os'
 import { request } from 'node:http'
+import { headersAsSent } from '../poll-ratio.js'
 import { treeCpuMs, treeRssMb } from '../processes.js'
 import { runWrk, type WrkResult } from '../wrk.js'
 import { CONNECTIONS, PACED_SCRIPT, RATE, REPEATS, SECONDS } from './settings.js'
@@ -10,9 +11,6 @@ export const ENCODINGS: { label: string; headers: Record<string, string> }[] = [
   { label: 'plain JSON', headers: {} },
 ]
 
-/** Headers node:http writes itself, on both sides. */
-const NODE_OWN = new Set(['date', 'connection', 'keep-alive'])
-
 /** One response exactly as the api sends it (every header in order, compressed body), for the bare reference server. */
 export function captureResponse(url: string, headers: Record<string, string>): Promise<{ headers: string[]; body: string }> {
   return new Promise((ok, fail) => {
@@ -20,9 +18,8 @@ export function captureResponse(url: string, headers: Record<string, string>): P
       const chunks: Buffer[] = []
       res.on('data', (c: Buffer) => chunks.push(c))
       res.on('end', () => {
-        const raw = res.rawHeaders
         ok({
-          headers: raw.flatMap((v, i) => (i % 2 === 0 && !NODE_OWN.has(v.toLowerCase()) ? [v, raw[i + 1]!] : [])),
+          headers: headersAsSent(res.rawHeaders),
           body: Buffer.concat(chunks).toString('base64'),
         })
       })

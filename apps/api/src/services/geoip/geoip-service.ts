@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url'
 import type { IpInfo } from '@tempbox/types'
 import { loadAsnTable, type AsnTable } from './geoip-asn-table.js'
 import { openMmdbFile, type MmdbFile } from './mmdb-file.js'
-import { isPrivateIp, parseIp } from '@tempbox/ip'
+import { isPrivateIp, parseIp, type ParsedIp } from '@tempbox/ip'
 
 /** Flat DB-IP city record as published by @ip-location-db (not MaxMind's nested shape). */
 interface CityRecord {
@@ -91,7 +91,7 @@ export function createGeoipService(paths = defaultGeoipPaths(), options: { cache
       if (isPrivateIp(parsed)) return { ...empty, isPrivate: true }
 
       const db = await databases()
-      const city = (await (parsed.version === 4 ? db.cityV4 : db.cityV6).get(addressBytes(parsed.value, parsed.version))) as CityRecord | null
+      const city = (await (parsed.version === 4 ? db.cityV4 : db.cityV6).get(addressBytes(parsed))) as CityRecord | null
       const network = parsed.version === 4
         ? db.asn.lookupV4(Number(parsed.value))
         : db.asn.lookupV6(parsed.value >> 64n, parsed.value & ((1n << 64n) - 1n))
@@ -111,7 +111,7 @@ export function createGeoipService(paths = defaultGeoipPaths(), options: { cache
 }
 
 /** The address in network byte order, as the search tree reads it bit by bit. */
-function addressBytes(value: bigint, version: 4 | 6): Uint8Array {
+export function addressBytes({ value, version }: ParsedIp): Uint8Array {
   const bytes = new Uint8Array(version === 4 ? 4 : 16)
   for (let i = bytes.length - 1, v = value; i >= 0; i--, v >>= 8n) bytes[i] = Number(v & 0xffn)
   return bytes
