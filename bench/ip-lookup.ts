@@ -1,5 +1,5 @@
 /**
- * The IP finder's local databases (DB-IP city .mmdb + the ASN CSV turned into a sorted range table):
+ * The IP finder's local databases (DB-IP city .mmdb + the ASN CSV turned into a file of sorted ranges in pages):
  * load time without and with the ASN binary cache, memory, and the cost of one lookup.
  * `pnpm bench ip`; BENCH_NO_WRITE=1 leaves BENCHMARKS.md alone.
  */
@@ -48,8 +48,8 @@ for (let i = 0; i < spread; i++) await warm.geoip.lookup(randomIp())
 const spreadUs = ((performance.now() - t2) / spread) * 1000
 
 const rows = [
-  `| First load: open both city .mmdb files (read on demand, never whole) + parse the ASN CSV (≈515k ranges) and write the cache | ${cold.ms.toFixed(0)} ms | +${cold.mb.toFixed(0)} MB RSS |`,
-  `| Later loads: city files opened + ASN table from its binary cache (13 MB) | ${warm.ms.toFixed(0)} ms | +${warm.mb.toFixed(0)} MB RSS |`,
+  `| First load: open both city .mmdb files (read on demand, never whole) + parse the ASN CSV (≈515k ranges) and write its table file | ${cold.ms.toFixed(0)} ms | +${cold.mb.toFixed(0)} MB RSS |`,
+  `| Later loads: city files and the ASN table file (13 MB, read on demand, never whole) opened | ${warm.ms.toFixed(0)} ms | +${warm.mb.toFixed(0)} MB RSS |`,
   `| One lookup (city + ASN, v4/v6 mix of 6 addresses, ${n.toLocaleString('en')} lookups: pages cached) | ${perLookupUs.toFixed(1)} µs | — |`,
   `| One lookup (${spread.toLocaleString('en')} seeded random IPv4 addresses: most pages read from the file) | ${spreadUs.toFixed(1)} µs | — |`,
 ]
@@ -66,8 +66,9 @@ if (!process.env.BENCH_NO_WRITE) {
 ${rows.join('\n')}
 
 The city files (~130 MB) are never read whole: a lookup walks the search tree and decodes its record with positioned
-reads through a page cache of \`GEOIP_CACHE_MB\` (4 MB by default); the kernel's page cache keeps the rest warm. The
+reads through a page cache of \`GEOIP_CACHE_MB\` (4 MB by default, a third per file); the kernel's page cache keeps the rest
+warm. The ASN table is the same: a small index of each 4 KiB page's first address in memory, the page read on demand. The
 files are opened and the ASN table loaded once per process: lazily on the first lookup, or in the background at start
-in production (\`GEOIP_PRELOAD\`, default on with \`APP_ENV=production\`), so tests that never locate an IP don't pay. The ASN cache lives in \`apps/api/node_modules/.cache/tempbox-geoip/\`, keyed by the data package's version.`,
+in production (\`GEOIP_PRELOAD\`, default on with \`APP_ENV=production\`), so tests that never locate an IP don't pay. The ASN table file lives in \`apps/api/node_modules/.cache/tempbox-geoip/\`, keyed by the data package's version.`,
   )
 }

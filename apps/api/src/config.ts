@@ -48,9 +48,9 @@ export interface Config {
   trustProxy: false | number | string
   /** Send Strict-Transport-Security: TLS is terminated in front of us, so browsers must never use plain HTTP. */
   hsts: boolean
-  /** Open the IP databases and load the ASN table in the background at start (production), not on the first lookup. */
+  /** Open the IP-location files in the background at start (production), not on the first lookup. */
   geoipPreload: boolean
-  /** Bytes of the city databases' files kept in memory as read pages (GEOIP_CACHE_MB); the rest is read on demand. */
+  /** Bytes of the IP-location files (city databases, ASN table) kept in memory as read pages (GEOIP_CACHE_MB). */
   geoipCacheBytes: number
   jwtSecret: string
   /** How long an access token (the web's auth_token) works (ACCESS_TOKEN_TTL, default 15m). */

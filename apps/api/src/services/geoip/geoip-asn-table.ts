@@ -1,211 +1,201 @@
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises'
+import { mkdir, open, rename, writeFile } from 'node:fs/promises'
 import { dirname } from 'node:path'
+import { parseAsnCsv, type AsnColumns } from './asn-csv.js'
+import { memoryPages, PageCache, readFully, type PageSource } from './page-cache.js'
 
 /**
- * IP → AS number + organisation from the @ip-location-db/asn CSV files (no .mmdb is published for ASN).
- * The CSV is turned once into sorted typed arrays (~500k ranges) and searched with a binary search:
- * v4 ranges as uint32 pairs, v6 ranges as two uint64 halves each.
+ * IP → AS number + organisation from the @ip-location-db/asn CSV files (no .mmdb is published for ASN). The CSV is
+ * turned once into a binary file of sorted ranges in 4 KiB pages; a lookup binary-searches a small in-memory index of
+ * each page's first start, then the one page, read on demand through a bounded page cache (the file is ~13 MB).
  */
 export interface AsnTable {
-  lookupV4(ip: number): AsnHit | null
-  lookupV6(hi: bigint, lo: bigint): AsnHit | null
+  lookupV4(ip: number): Promise<AsnHit | null>
+  lookupV6(hi: bigint, lo: bigint): Promise<AsnHit | null>
+  close(): Promise<void>
 }
 export interface AsnHit {
   asn: number
   organisation: string | null
 }
 
-const MASK64 = (1n << 64n) - 1n
-
-/** The table's columns; v6 addresses are split into high and low 64-bit halves. */
-interface AsnColumns {
-  v4Start: Uint32Array
-  v4End: Uint32Array
-  v4Asn: Uint32Array
-  v4Org: Uint32Array
-  v6StartHi: BigUint64Array
-  v6StartLo: BigUint64Array
-  v6EndHi: BigUint64Array
-  v6EndLo: BigUint64Array
-  v6Asn: Uint32Array
-  v6Org: Uint32Array
-  orgs: string[]
-}
-
-const CACHE_MAGIC = 0x41534e31 // "ASN1"
+/** "ASN2": v1 files held columns read whole; they are rebuilt. */
+const MAGIC = 0x41534e32
+const PAGE = 4096
+const HEADER_BYTES = 20
+const ROW4 = 16 // start, end, asn, org: u32 each
+const ROW6 = 40 // start hi, start lo, end hi, end lo: u64 each; asn, org: u32 each
+const ROWS4 = Math.floor(PAGE / ROW4)
+const ROWS6 = Math.floor(PAGE / ROW6)
 
 /**
- * Loads the table, from `cacheFile` when it was built from these same CSV files (parsing ~500k CSV rows
- * takes seconds; reading the binary copy takes milliseconds), else from the CSV, then writes the cache.
+ * Where each part of the file lies. Header (magic, v4 rows, v6 rows, organisations, organisation text bytes) · each v4
+ * page's first start (u32) · each v6 page's first start (2 × u64) · v4 rows · v6 rows · organisation offsets (u32,
+ * one more than organisations) · organisation names as UTF-8. Row sections start on a page; all numbers little-endian.
  */
-export async function loadAsnTable(v4CsvPath: string, v6CsvPath: string, cacheFile?: string): Promise<AsnTable> {
+function layout(n4: number, n6: number, nOrgs: number, orgTextBytes: number) {
+  const pages4 = Math.ceil(n4 / ROWS4)
+  const pages6 = Math.ceil(n6 / ROWS6)
+  const index4 = HEADER_BYTES
+  const index6 = align(index4 + pages4 * 4, 8)
+  const indexEnd = index6 + pages6 * 16
+  const rows4 = align(indexEnd, PAGE)
+  const rows6 = rows4 + pages4 * PAGE
+  const orgOffsets = rows6 + pages6 * PAGE
+  const orgText = orgOffsets + (nOrgs + 1) * 4
+  return { pages4, pages6, index4, index6, indexEnd, rows4, rows6, orgOffsets, orgText, size: orgText + orgTextBytes }
+}
+type Layout = ReturnType<typeof layout>
+
+const align = (n: number, to: number) => Math.ceil(n / to) * to
+
+/**
+ * Opens the table from `cacheFile` when it was built from these same CSV files (its name carries the data's version),
+ * else parses the CSV (seconds) and writes that file first. Without a file it can write, the table stays in memory.
+ */
+export async function loadAsnTable(v4CsvPath: string, v6CsvPath: string, cacheFile?: string, options: { cachePages?: number } = {}): Promise<AsnTable> {
+  const cachePages = options.cachePages ?? 256
   if (cacheFile) {
-    const cached = await readCache(cacheFile).catch(() => null)
-    if (cached) return tableFrom(cached)
+    const opened = await openAsnFile(cacheFile, cachePages).catch(() => null)
+    if (opened) return opened
   }
-  const columns = await parseCsv(v4CsvPath, v6CsvPath)
+  const bytes = serialize(await parseAsnCsv(v4CsvPath, v6CsvPath))
   if (cacheFile) {
-    // Best effort: a read-only install still works, just without the faster start.
-    await writeCache(cacheFile, columns).catch(() => undefined)
+    const written = await writeAtomically(cacheFile, bytes).then(() => openAsnFile(cacheFile, cachePages)).catch(() => null)
+    if (written) return written
   }
-  return tableFrom(columns)
+  // A read-only install still answers, holding the table (~13 MB) in memory.
+  return tableFrom(memoryPages(bytes), readHeader(bytes)!, bytes, async () => undefined)
 }
 
-async function parseCsv(v4CsvPath: string, v6CsvPath: string): Promise<AsnColumns> {
-  const orgs: string[] = []
-  const orgIndex = new Map<string, number>()
-  const internOrg = (name: string): number => {
-    let i = orgIndex.get(name)
-    if (i === undefined) {
-      i = orgs.length
-      orgs.push(name)
-      orgIndex.set(name, i)
-    }
-    return i
-  }
-
-  const v4Text = await readFile(v4CsvPath, 'utf8')
-  const v4Lines = countLines(v4Text)
-  const v4Start = new Uint32Array(v4Lines)
-  const v4End = new Uint32Array(v4Lines)
-  const v4Asn = new Uint32Array(v4Lines)
-  const v4Org = new Uint32Array(v4Lines)
-  let n4 = 0
-  forEachRow(v4Text, (start, end, asn, org) => {
-    v4Start[n4] = Number(start)
-    v4End[n4] = Number(end)
-    v4Asn[n4] = asn
-    v4Org[n4] = internOrg(org)
-    n4++
-  })
-
-  const v6Text = await readFile(v6CsvPath, 'utf8')
-  const v6Lines = countLines(v6Text)
-  const v6StartHi = new BigUint64Array(v6Lines)
-  const v6StartLo = new BigUint64Array(v6Lines)
-  const v6EndHi = new BigUint64Array(v6Lines)
-  const v6EndLo = new BigUint64Array(v6Lines)
-  const v6Asn = new Uint32Array(v6Lines)
-  const v6Org = new Uint32Array(v6Lines)
-  let n6 = 0
-  forEachRow(v6Text, (start, end, asn, org) => {
-    const s = BigInt(start)
-    const e = BigInt(end)
-    v6StartHi[n6] = s >> 64n
-    v6StartLo[n6] = s & MASK64
-    v6EndHi[n6] = e >> 64n
-    v6EndLo[n6] = e & MASK64
-    v6Asn[n6] = asn
-    v6Org[n6] = internOrg(org)
-    n6++
-  })
-  return {
-    v4Start: v4Start.subarray(0, n4), v4End: v4End.subarray(0, n4), v4Asn: v4Asn.subarray(0, n4), v4Org: v4Org.subarray(0, n4),
-    v6StartHi: v6StartHi.subarray(0, n6), v6StartLo: v6StartLo.subarray(0, n6), v6EndHi: v6EndHi.subarray(0, n6), v6EndLo: v6EndLo.subarray(0, n6),
-    v6Asn: v6Asn.subarray(0, n6), v6Org: v6Org.subarray(0, n6),
-    orgs,
-  }
-}
-
-/** Layout: header (magic, n4, n6, org bytes) · v4 columns · v6 columns (8-byte aligned) · organisations as JSON. */
-async function writeCache(file: string, c: AsnColumns): Promise<void> {
-  const orgBytes = Buffer.from(JSON.stringify(c.orgs), 'utf8')
-  const header = new Uint32Array([CACHE_MAGIC, c.v4Start.length, c.v6StartHi.length, orgBytes.length])
-  const pad = (c.v4Start.length * 16 + 16) % 8 === 0 ? 0 : 4
-  const parts = [header, c.v4Start, c.v4End, c.v4Asn, c.v4Org, new Uint8Array(pad), c.v6StartHi, c.v6StartLo, c.v6EndHi, c.v6EndLo, c.v6Asn, c.v6Org]
+async function writeAtomically(file: string, bytes: Buffer): Promise<void> {
   await mkdir(dirname(file), { recursive: true })
   const tmp = `${file}.${process.pid}.tmp`
-  await writeFile(tmp, Buffer.concat([...parts.map((p) => Buffer.from(p.buffer, p.byteOffset, p.byteLength)), orgBytes]))
+  await writeFile(tmp, bytes)
   await rename(tmp, file)
 }
 
-async function readCache(file: string): Promise<AsnColumns | null> {
-  const bytes = await readFile(file)
-  // Typed arrays need aligned offsets: copy into a fresh buffer.
-  const buf = new ArrayBuffer(bytes.byteLength)
-  new Uint8Array(buf).set(bytes)
-  const [magic, n4 = 0, n6 = 0, orgLength = 0] = new Uint32Array(buf, 0, 4)
-  if (magic !== CACHE_MAGIC) return null
-  let offset = 16
-  const u32 = (n: number) => {
-    const a = new Uint32Array(buf, offset, n)
-    offset += n * 4
-    return a
+async function openAsnFile(path: string, cachePages: number): Promise<AsnTable | null> {
+  const file = await open(path, 'r')
+  let table: AsnTable | null = null
+  try {
+    const { size } = await file.stat()
+    const head = Buffer.alloc(Math.min(size, HEADER_BYTES))
+    await readFully(file, head, 0)
+    const header = readHeader(head)
+    // Another version's file, or a damaged one: rebuilt from the CSV.
+    if (!header || header.at.size !== size) return null
+    const index = Buffer.alloc(header.at.indexEnd)
+    await readFully(file, index, 0)
+    table = tableFrom(new PageCache(file, size, PAGE, cachePages), header, index, () => file.close())
+    return table
+  } finally {
+    if (!table) await file.close()
   }
-  const u64 = (n: number) => {
-    const a = new BigUint64Array(buf, offset, n)
-    offset += n * 8
-    return a
-  }
-  const v4Start = u32(n4), v4End = u32(n4), v4Asn = u32(n4), v4Org = u32(n4)
-  if (offset % 8 !== 0) offset += 4
-  const v6StartHi = u64(n6), v6StartLo = u64(n6), v6EndHi = u64(n6), v6EndLo = u64(n6)
-  const v6Asn = u32(n6), v6Org = u32(n6)
-  if (offset + orgLength !== buf.byteLength) return null
-  const orgs = JSON.parse(Buffer.from(buf, offset, orgLength).toString('utf8')) as string[]
-  return { v4Start, v4End, v4Asn, v4Org, v6StartHi, v6StartLo, v6EndHi, v6EndLo, v6Asn, v6Org, orgs }
 }
 
-function tableFrom(c: AsnColumns): AsnTable {
-  const { v4Start, v4End, v4Asn, v4Org, v6StartHi, v6StartLo, v6EndHi, v6EndLo, v6Asn, v6Org, orgs } = c
-  const n4 = v4Start.length
-  const n6 = v6StartHi.length
-  const hit = (asn: number, org: number): AsnHit => ({ asn, organisation: orgs[org] || null })
+function readHeader(b: Buffer): { n4: number; n6: number; at: Layout } | null {
+  if (b.length < HEADER_BYTES || b.readUInt32LE(0) !== MAGIC) return null
+  const n4 = b.readUInt32LE(4)
+  const n6 = b.readUInt32LE(8)
+  return { n4, n6, at: layout(n4, n6, b.readUInt32LE(12), b.readUInt32LE(16)) }
+}
+
+function serialize(c: AsnColumns): Buffer {
+  const names = c.orgs.map((o) => Buffer.from(o, 'utf8'))
+  const textBytes = names.reduce((n, b) => n + b.length, 0)
+  const n4 = c.v4Start.length
+  const n6 = c.v6StartHi.length
+  const at = layout(n4, n6, names.length, textBytes)
+  const b = Buffer.alloc(at.size)
+  ;[MAGIC, n4, n6, names.length, textBytes].forEach((v, i) => b.writeUInt32LE(v, i * 4))
+  for (let i = 0; i < n4; i++) {
+    const row = at.rows4 + Math.floor(i / ROWS4) * PAGE + (i % ROWS4) * ROW4
+    if (i % ROWS4 === 0) b.writeUInt32LE(c.v4Start[i]!, at.index4 + (i / ROWS4) * 4)
+    b.writeUInt32LE(c.v4Start[i]!, row)
+    b.writeUInt32LE(c.v4End[i]!, row + 4)
+    b.writeUInt32LE(c.v4Asn[i]!, row + 8)
+    b.writeUInt32LE(c.v4Org[i]!, row + 12)
+  }
+  for (let i = 0; i < n6; i++) {
+    const row = at.rows6 + Math.floor(i / ROWS6) * PAGE + (i % ROWS6) * ROW6
+    if (i % ROWS6 === 0) {
+      b.writeBigUInt64LE(c.v6StartHi[i]!, at.index6 + (i / ROWS6) * 16)
+      b.writeBigUInt64LE(c.v6StartLo[i]!, at.index6 + (i / ROWS6) * 16 + 8)
+    }
+    b.writeBigUInt64LE(c.v6StartHi[i]!, row)
+    b.writeBigUInt64LE(c.v6StartLo[i]!, row + 8)
+    b.writeBigUInt64LE(c.v6EndHi[i]!, row + 16)
+    b.writeBigUInt64LE(c.v6EndLo[i]!, row + 24)
+    b.writeUInt32LE(c.v6Asn[i]!, row + 32)
+    b.writeUInt32LE(c.v6Org[i]!, row + 36)
+  }
+  let text = at.orgText
+  names.forEach((name, i) => {
+    b.writeUInt32LE(text - at.orgText, at.orgOffsets + i * 4)
+    text += name.copy(b, text)
+  })
+  b.writeUInt32LE(text - at.orgText, at.orgOffsets + names.length * 4)
+  return b
+}
+
+/** `index` holds the file's first `at.indexEnd` bytes; only the page index is kept from it. */
+function tableFrom(pages: PageSource, { n4, n6, at }: { n4: number; n6: number; at: Layout }, index: Buffer, close: () => Promise<void>): AsnTable {
+  const index4 = Uint32Array.from({ length: at.pages4 }, (_, p) => index.readUInt32LE(at.index4 + p * 4))
+  const index6Hi = BigUint64Array.from({ length: at.pages6 }, (_, p) => index.readBigUInt64LE(at.index6 + p * 16))
+  const index6Lo = BigUint64Array.from({ length: at.pages6 }, (_, p) => index.readBigUInt64LE(at.index6 + p * 16 + 8))
+  // Pages at hand answer without a promise per read: a lookup whose pages are cached costs one microtask, not four.
+  const read = (offset: number, length: number) => pages.cached(offset, length) ?? pages.bytes(offset, length)
+  const le = (aHi: bigint, aLo: bigint, bHi: bigint, bLo: bigint) => aHi < bHi || (aHi === bHi && aLo <= bLo)
+
+  const hit = (asn: number, org: number) =>
+    then(read(at.orgOffsets + org * 4, 8), (offsets) => {
+      const start = offsets.readUInt32LE(0)
+      const end = offsets.readUInt32LE(4)
+      const named = (name: string): AsnHit => ({ asn, organisation: name || null })
+      return end > start ? then(read(at.orgText + start, end - start), (b) => named(b.toString('utf8'))) : named('')
+    })
+
+  const inRows4 = (rows: Buffer, ip: number) => {
+    const r = lastAtMost(rows.length / ROW4, (i) => rows.readUInt32LE(i * ROW4) <= ip) * ROW4
+    return rows.readUInt32LE(r + 4) < ip ? null : hit(rows.readUInt32LE(r + 8), rows.readUInt32LE(r + 12))
+  }
+  const inRows6 = (rows: Buffer, ipHi: bigint, ipLo: bigint) => {
+    const r = lastAtMost(rows.length / ROW6, (i) => le(rows.readBigUInt64LE(i * ROW6), rows.readBigUInt64LE(i * ROW6 + 8), ipHi, ipLo)) * ROW6
+    if (!le(ipHi, ipLo, rows.readBigUInt64LE(r + 16), rows.readBigUInt64LE(r + 24))) return null
+    return hit(rows.readUInt32LE(r + 32), rows.readUInt32LE(r + 36))
+  }
 
   return {
-    lookupV4(ip) {
-      // Last range whose start is ≤ ip; the files are sorted by start and ranges do not overlap.
-      let lo = 0
-      let hi = n4 - 1
-      let found = -1
-      while (lo <= hi) {
-        const mid = (lo + hi) >>> 1
-        if (v4Start[mid]! <= ip) {
-          found = mid
-          lo = mid + 1
-        } else hi = mid - 1
-      }
-      if (found < 0 || v4End[found]! < ip) return null
-      return hit(v4Asn[found]!, v4Org[found]!)
+    async lookupV4(ip) {
+      // The page whose first start is the last ≤ ip holds the one range that can: ranges are sorted, never overlapping.
+      const page = lastAtMost(at.pages4, (p) => index4[p]! <= ip)
+      if (page < 0) return null
+      return then(read(at.rows4 + page * PAGE, Math.min(ROWS4, n4 - page * ROWS4) * ROW4), (rows) => inRows4(rows, ip))
     },
-    lookupV6(ipHi, ipLo) {
-      const le = (aHi: bigint, aLo: bigint, bHi: bigint, bLo: bigint) => aHi < bHi || (aHi === bHi && aLo <= bLo)
-      let lo = 0
-      let hi = n6 - 1
-      let found = -1
-      while (lo <= hi) {
-        const mid = (lo + hi) >>> 1
-        if (le(v6StartHi[mid]!, v6StartLo[mid]!, ipHi, ipLo)) {
-          found = mid
-          lo = mid + 1
-        } else hi = mid - 1
-      }
-      if (found < 0 || !le(ipHi, ipLo, v6EndHi[found]!, v6EndLo[found]!)) return null
-      return hit(v6Asn[found]!, v6Org[found]!)
+    async lookupV6(ipHi, ipLo) {
+      const page = lastAtMost(at.pages6, (p) => le(index6Hi[p]!, index6Lo[p]!, ipHi, ipLo))
+      if (page < 0) return null
+      return then(read(at.rows6 + page * PAGE, Math.min(ROWS6, n6 - page * ROWS6) * ROW6), (rows) => inRows6(rows, ipHi, ipLo))
     },
+    close,
   }
 }
 
-function countLines(text: string): number {
-  let n = 0
-  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) n++
-  return text.endsWith('\n') ? n : n + 1
+function then<T, R>(value: T | Promise<T>, next: (value: T) => R): R | Promise<Awaited<R>> {
+  return value instanceof Promise ? (value.then(next) as Promise<Awaited<R>>) : next(value)
 }
 
-/** Rows are `start,end,asn,organisation`; the organisation may be quoted with "" escapes. */
-function forEachRow(text: string, fn: (start: string, end: string, asn: number, org: string) => void): void {
-  let pos = 0
-  while (pos < text.length) {
-    let eol = text.indexOf('\n', pos)
-    if (eol === -1) eol = text.length
-    const c1 = text.indexOf(',', pos)
-    const c2 = text.indexOf(',', c1 + 1)
-    const c3 = text.indexOf(',', c2 + 1)
-    if (c1 > 0 && c3 > 0 && c3 < eol) {
-      let org = text.slice(c3 + 1, text.charCodeAt(eol - 1) === 13 ? eol - 1 : eol)
-      if (org.startsWith('"')) org = org.slice(1, -1).replace(/""/g, '"')
-      fn(text.slice(pos, c1), text.slice(c1 + 1, c2), Number(text.slice(c2 + 1, c3)), org)
-    }
-    pos = eol + 1
+/** The last of `0..n-1` for which `atMost` holds (it holds for a prefix), or -1. */
+function lastAtMost(n: number, atMost: (i: number) => boolean): number {
+  let lo = 0
+  let hi = n - 1
+  let found = -1
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1
+    if (atMost(mid)) {
+      found = mid
+      lo = mid + 1
+    } else hi = mid - 1
   }
+  return found
 }

@@ -47,13 +47,14 @@ export function defaultGeoipPaths() {
     asnV4: join(asn, 'asn-ipv4-num.csv'),
     asnV6: join(asn, 'asn-ipv6-num.csv'),
     // Generated on first load, keyed by the data's version, in apps/api/node_modules (never committed; from src/ or dist/).
-    asnCache: fileURLToPath(new URL(`../../../node_modules/.cache/tempbox-geoip/asn-${version}.bin`, import.meta.url)),
+    asnCache: fileURLToPath(new URL(`../../../node_modules/.cache/tempbox-geoip/asn2-${version}.bin`, import.meta.url)),
   }
 }
 
 export function createGeoipService(paths = defaultGeoipPaths(), options: { cacheBytes?: number } = {}): GeoipService {
-  // Half of the cache for each city file; the IPv4 one takes most lookups but the IPv6 tree is deeper.
-  const cachePages = Math.max(1, Math.floor((options.cacheBytes ?? 4 * 1024 * 1024) / PAGE_BYTES / 2))
+  // A third of the cache for each file: the IPv4 city file takes most lookups but the IPv6 tree is deeper, and every
+  // lookup reads the ASN table too.
+  const cachePages = Math.max(1, Math.floor((options.cacheBytes ?? 4 * 1024 * 1024) / PAGE_BYTES / 3))
   let loading: Promise<Databases> | null = null
   const databases = (): Promise<Databases> => {
     // One load shared by every caller; a failed load is retried on the next lookup.
@@ -61,7 +62,7 @@ export function createGeoipService(paths = defaultGeoipPaths(), options: { cache
       const [cityV4, cityV6, asn] = await Promise.all([
         openMmdbFile(paths.cityV4, { pageBytes: PAGE_BYTES, cachePages }),
         openMmdbFile(paths.cityV6, { pageBytes: PAGE_BYTES, cachePages }),
-        loadAsnTable(paths.asnV4, paths.asnV6, paths.asnCache),
+        loadAsnTable(paths.asnV4, paths.asnV6, paths.asnCache, { cachePages }),
       ])
       return { cityV4, cityV6, asn }
     })().catch((err: unknown) => {
@@ -79,7 +80,7 @@ export function createGeoipService(paths = defaultGeoipPaths(), options: { cache
       const open = loading
       loading = null
       const db = await open?.catch(() => null)
-      await Promise.all([db?.cityV4.close(), db?.cityV6.close()])
+      await Promise.all([db?.cityV4.close(), db?.cityV6.close(), db?.asn.close()])
     },
     async lookup(input) {
       const parsed = parseIp(input)
@@ -91,10 +92,11 @@ export function createGeoipService(paths = defaultGeoipPaths(), options: { cache
       if (isPrivateIp(parsed)) return { ...empty, isPrivate: true }
 
       const db = await databases()
-      const city = (await (parsed.version === 4 ? db.cityV4 : db.cityV6).get(addressBytes(parsed))) as CityRecord | null
-      const network = parsed.version === 4
-        ? db.asn.lookupV4(Number(parsed.value))
-        : db.asn.lookupV6(parsed.value >> 64n, parsed.value & ((1n << 64n) - 1n))
+      const [found, network] = await Promise.all([
+        (parsed.version === 4 ? db.cityV4 : db.cityV6).get(addressBytes(parsed)),
+        parsed.version === 4 ? db.asn.lookupV4(Number(parsed.value)) : db.asn.lookupV6(parsed.value >> 64n, parsed.value & ((1n << 64n) - 1n)),
+      ])
+      const city = found as CityRecord | null
       const code = city?.country_code ? city.country_code.toUpperCase() : null
       return {
         ...empty,

@@ -1,4 +1,5 @@
-import { open, type FileHandle } from 'node:fs/promises'
+import { open } from 'node:fs/promises'
+import { PageCache, readFully, type PageSource } from './page-cache.js'
 
 /**
  * A MaxMind DB (.mmdb) read from its file on demand: the search tree is walked and the one record decoded with
@@ -53,82 +54,13 @@ export async function openMmdbFile(path: string, options: { pageBytes?: number; 
   }
 }
 
-async function readFully(file: FileHandle, into: Buffer, position: number): Promise<void> {
-  let done = 0
-  while (done < into.length) {
-    const { bytesRead } = await file.read(into, done, into.length - done, position + done)
-    if (bytesRead === 0) throw new Error(`unexpected end of file at ${position + done}`)
-    done += bytesRead
-  }
-}
-
-/** Fixed-size pages of the file, least recently used dropped first; a read in flight is shared. */
-class PageCache {
-  private readonly pages = new Map<number, Promise<Buffer>>()
-  /** The pages of `pages` whose read has finished, for lookups that need no await. */
-  private readonly ready = new Map<number, Buffer>()
-
-  constructor(
-    private readonly file: FileHandle,
-    private readonly size: number,
-    private readonly pageBytes: number,
-    private readonly maxPages: number,
-  ) {}
-
-  /** The bytes when they lie within one page already read, else null (then `bytes`). */
-  cached(offset: number, length: number): Buffer | null {
-    const n = Math.floor(offset / this.pageBytes)
-    const start = offset - n * this.pageBytes
-    if (start + length > this.pageBytes) return null
-    const page = this.ready.get(n)
-    if (!page) return null
-    // Used again: the last to go.
-    const read = this.pages.get(n)!
-    this.pages.delete(n)
-    this.pages.set(n, read)
-    return page.subarray(start, start + length)
-  }
-
-  /** `length` bytes from `offset` (fewer at the end of the file), as one buffer. */
-  async bytes(offset: number, length: number): Promise<Buffer> {
-    const first = Math.floor(offset / this.pageBytes)
-    const last = Math.floor((Math.min(offset + length, this.size) - 1) / this.pageBytes)
-    const parts = await Promise.all(Array.from({ length: last - first + 1 }, (_, i) => this.page(first + i)))
-    const joined = parts.length === 1 ? parts[0]! : Buffer.concat(parts)
-    const start = offset - first * this.pageBytes
-    return joined.subarray(start, start + length)
-  }
-
-  private page(n: number): Promise<Buffer> {
-    let page = this.pages.get(n)
-    if (page) {
-      this.pages.delete(n)
-    } else {
-      const start = n * this.pageBytes
-      const buffer = Buffer.alloc(Math.min(this.pageBytes, this.size - start))
-      page = readFully(this.file, buffer, start).then(() => {
-        if (this.pages.has(n)) this.ready.set(n, buffer)
-        return buffer
-      })
-      page.catch(() => this.pages.delete(n))
-      if (this.pages.size >= this.maxPages) {
-        const oldest = this.pages.keys().next().value!
-        this.pages.delete(oldest)
-        this.ready.delete(oldest)
-      }
-    }
-    this.pages.set(n, page)
-    return page
-  }
-}
-
 class TreeReader {
   private readonly nodeBytes: number
   private ipv4Start: number | null = null
   private readonly keys = new Map<number, string>()
 
   constructor(
-    private readonly pages: PageCache,
+    private readonly pages: PageSource,
     private readonly nodeCount: number,
     private readonly recordSize: number,
     private readonly ipVersion: number,
