@@ -1,13 +1,8 @@
 import { sql, type Kysely } from 'kysely'
-import { DERIVED_VERSION, deriveMessage, type DerivedMessage } from '@tempbox/mail-derive'
+import type { DerivedMessage } from '@tempbox/mail-derive'
 
 /** Contents per read: each brings its whole text and HTML, so few at a time. */
 const BATCH = 20
-
-/** What a message whose derivation threw is shown with: its envelope, as the listing showed it before. */
-const NOTHING_DERIVED: Omit<DerivedMessage, 'failures'> = {
-  version: DERIVED_VERSION, preview: '', htmlText: null, codes: [], links: [], safeHtml: null, hasRemoteContent: false, htmlWithheld: null,
-}
 
 /**
  * Derives the stored view (@tempbox/mail-derive) of every content stored without the current one, in batches, as
@@ -15,6 +10,24 @@ const NOTHING_DERIVED: Omit<DerivedMessage, 'failures'> = {
  * again: the API reads only stored views.
  */
 export async function deriveStoredViews(db: Kysely<any>): Promise<void> {
+  // Loaded only with something to derive, not with the migration list: a process that migrates (each api start, a new
+  // database included) would otherwise hold sanitize-html, htmlparser2 and postcss (~6.5 MB of heap) for good.
+  if ((await db.selectFrom('message_content').select('id').limit(1).execute()).length === 0) return
+  const { DERIVED_VERSION, deriveMessage } = await import('@tempbox/mail-derive')
+  /** What a message whose derivation threw is shown with: its envelope, as the listing showed it before. */
+  const nothingDerived: Omit<DerivedMessage, 'failures'> = {
+    version: DERIVED_VERSION, preview: '', htmlText: null, codes: [], links: [], safeHtml: null, hasRemoteContent: false, htmlWithheld: null,
+  }
+  const derive = (input: Parameters<typeof deriveMessage>[0], id: number): Omit<DerivedMessage, 'failures'> => {
+    try {
+      const d = deriveMessage(input)
+      if (d.failures.length > 0) console.error(`[migrate] deriving stored message content ${id} failed in part: ${d.failures.join('; ')}`)
+      return d
+    } catch (error) {
+      console.error(`[migrate] deriving stored message content ${id} failed; it is shown without its view`, error)
+      return nothingDerived
+    }
+  }
   let after = 0
   for (;;) {
     const { rows } = await sql<{ id: number | string; subject: string | null; text: string | null; html: string | null }>`
@@ -37,17 +50,6 @@ export async function deriveStoredViews(db: Kysely<any>): Promise<void> {
         .execute()
     }
     after = Number(rows[rows.length - 1]!.id)
-  }
-}
-
-function derive(input: Parameters<typeof deriveMessage>[0], id: number): Omit<DerivedMessage, 'failures'> {
-  try {
-    const d = deriveMessage(input)
-    if (d.failures.length > 0) console.error(`[migrate] deriving stored message content ${id} failed in part: ${d.failures.join('; ')}`)
-    return d
-  } catch (error) {
-    console.error(`[migrate] deriving stored message content ${id} failed; it is shown without its view`, error)
-    return NOTHING_DERIVED
   }
 }
 

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
-import { buildMailDocument, mailDocumentCsp } from '@tempbox/mail-derive'
 import { AppError } from '../../errors.js'
 import { attachmentUrl } from '../../services/messages/message-view.js'
+import { mailDerive } from '../../services/messages/mail-derive-module.js'
 import { BinaryBody, MessageParams, addressErrors, messageIdOf } from './schemas.js'
 import { INBOX_CONTENT_CACHE } from './content-cache.js'
 
@@ -36,6 +36,7 @@ const frameRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const inbox = await inboxes.getInbox(request.params.address)
       const id = messageIdOf(request.params)
       const message = await app.messageReads.fullMessage(inbox, id)
+      const { buildMailDocument, mailDocumentCsp } = await mailDerive()
       if (message.html === null) throw new AppError('not_found', 'This message has no HTML body to show.')
       const showRemote = request.query.images === true
       // The folder of this message's attachments, absolute (a CSP source cannot be a bare path); the trailing `/`

@@ -77,7 +77,7 @@ export class MessageReadService {
     const { safeHtml, htmlText } = await findViewBodyBytes(this.db, row.message_content_id, { safeHtml: wantHtml, htmlText: !hasText })
     const headers = await findViewHeaders(this.db, row.message_content_id)
     const attachments = await listAttachments(this.db, row.message_content_id, this.config.messageViewMaxAttachments)
-    const view = toFullMessage(
+    const view = await toFullMessage(
       inbox.address,
       { ...row, html_text: hasText ? null : CONTENT_MARK, safe_html: safeHtml === null ? null : HTML_MARK },
       { text: hasText ? CONTENT_MARK : null, truncated: text.truncated },

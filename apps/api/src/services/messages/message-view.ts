@@ -1,5 +1,6 @@
 import type { AttachmentInfo, CodeDetail, FullMessage, MailAddress, MessageSummary, Verification, VerificationLink } from '@tempbox/types'
-import { resolveAttachmentRefs, stripAngles, type HtmlWithheld } from '@tempbox/mail-derive'
+import type { HtmlWithheld } from '@tempbox/mail-derive'
+import { mailDerive } from './mail-derive-module.js'
 import { LIST_TEXT_CHARS, VIEW_SUBJECT_CHARS, type ListRow, type MessageSummaryRow, type ViewHeader, type ViewText } from '../../repositories/message-repository.js'
 import type { AttachmentMetaRow } from '../../repositories/attachment-repository.js'
 
@@ -113,13 +114,14 @@ export function attachmentUrl(address: string, messageId: number, index: number)
   return `/api/email/${encodeURIComponent(address)}/messages/${messageId}/attachments/${index}`
 }
 
-export function toFullMessage(
+export async function toFullMessage(
   address: string,
   row: MessageSummaryRow,
   view: ViewText,
   headers: { headers: ViewHeader[]; more: boolean },
   attachments: { attachments: AttachmentMetaRow[]; more: boolean },
-): FullMessage {
+): Promise<FullMessage> {
+  const { resolveAttachmentRefs, stripAngles } = await mailDerive()
   return {
     id: String(row.id),
     // An ellipsis marks a cut subject (see VIEW_SUBJECT_CHARS).

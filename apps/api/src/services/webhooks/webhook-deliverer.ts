@@ -208,7 +208,7 @@ export class WebhookDeliverer {
       const timestamp = Math.floor(Date.now() / 1000)
       result = await postWebhook(
         url,
-        this.pools.get(url, target),
+        await this.pools.get(url, target),
         body,
         {
           'User-Agent': 'Tempbox-Webhook/1',

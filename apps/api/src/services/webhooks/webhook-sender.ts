@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto'
-import { buildConnector, Pool, type Dispatcher } from 'undici'
+import type { Dispatcher, Pool } from 'undici'
 import type { ResolvedTarget } from './webhook-target.js'
 
 /** `v1=` + hex HMAC-SHA256 over `<timestamp>.<body>`: binding the time stops an old delivery being replayed later. */
@@ -22,6 +22,10 @@ const MAX_TARGETS = 256
 /** A response body is read (and thrown away) up to this many bytes so its connection can be used again; past it, closed. */
 const MAX_DRAINED_BYTES = 64 * 1024
 
+let undici: Promise<typeof import('undici')> | null = null
+/** undici costs ~6.6 MB of heap once loaded: a process that never delivers a webhook never loads it. */
+const loadUndici = () => (undici ??= import('undici'))
+
 /**
  * Kept-alive connections per target (an undici Pool each), so that a receiver getting one delivery after another is
  * not paid a TCP (and TLS) handshake on each, by either side. A target is the URL's origin together with the address
@@ -33,7 +37,8 @@ const MAX_DRAINED_BYTES = 64 * 1024
 export class TargetPools {
   private readonly pools = new Map<string, Pool>()
 
-  get(url: URL, target: ResolvedTarget): Pool {
+  async get(url: URL, target: ResolvedTarget): Promise<Pool> {
+    const { buildConnector, Pool } = await loadUndici()
     const key = `${url.protocol}//${url.host} ${target.address}`
     let pool = this.pools.get(key)
     if (pool) this.pools.delete(key)
