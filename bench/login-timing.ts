@@ -11,7 +11,7 @@ const { db } = createDb({ path: ':memory:' })
 await migrateToLatest(db)
 const sessions = new SessionService(db, () => 'token', { accessTokenTtlMs: 900_000, refreshTokenTtlMs: 86_400_000, maxSessionsPerAccount: 10 })
 // No lockout: every wrong password is checked in full, as an account's first few are. Production's default hash cost.
-const auth = new AuthService(db, sessions, new LoginFailureCounter(Infinity), (email) => email, { memoryKib: 19_456, passes: 2 })
+const auth = new AuthService(db, sessions, new LoginFailureCounter(Infinity), (email) => email, { memoryKib: 7_168, passes: 5 })
 await auth.register({ email: 'real@example.com', password: 'correct-horse' })
 await auth.warm()
 

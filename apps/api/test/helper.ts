@@ -44,7 +44,7 @@ export function nextTurn(): Promise<void> {
 }
 
 /**
- * argon2id at 64 KiB × 1 pass, not production's 19 MiB × 2 (~56 ms a hash; every app hashes at start, many tests
+ * argon2id at 64 KiB × 1 pass, not production's 7 MiB × 5 (~36 ms a hash; every app hashes at start, many tests
  * several times more). With APP_ENV=production an app keeps the default cost, as it refuses less there.
  */
 function cheapHashing(env: Record<string, string | undefined>): Record<string, string> {

@@ -17,9 +17,9 @@ async function storedHash(env: Record<string, string>, email: string): Promise<s
 }
 
 describe('password hashing cost', () => {
-  it("hashes with argon2id at OWASP's minimum profile (19 MiB, 2 passes) when nothing is configured", async () => {
+  it("hashes with argon2id at OWASP's 7 MiB, 5 passes profile when nothing is configured", async () => {
     const hash = await storedHash({ PASSWORD_HASH_MEMORY_KIB: '', PASSWORD_HASH_PASSES: '' }, 'default@example.com')
-    expect(hash.startsWith('$argon2id$v=19$m=19456,t=2,p=1$')).toBe(true)
+    expect(hash.startsWith('$argon2id$v=19$m=7168,t=5,p=1$')).toBe(true)
   })
 
   it('hashes new passwords at the configured cost, still argon2id, and signs in with them', async () => {
@@ -32,7 +32,8 @@ describe('password hashing cost', () => {
     expect(() => loadConfig({ ...production, PASSWORD_HASH_MEMORY_KIB: '64', PASSWORD_HASH_PASSES: '1' })).toThrow(
       "PASSWORD_HASH_MEMORY_KIB=64 with PASSWORD_HASH_PASSES=1 is below OWASP's minimum for argon2id (47104 KiB × 1, 19456 KiB × 2, 12288 KiB × 3, 9216 KiB × 4, 7168 KiB × 5): refused with APP_ENV=production",
     )
-    expect(() => loadConfig({ ...production, PASSWORD_HASH_MEMORY_KIB: '19455' })).toThrow(/PASSWORD_HASH_MEMORY_KIB=19455 with PASSWORD_HASH_PASSES=2 is below/)
+    expect(() => loadConfig({ ...production, PASSWORD_HASH_MEMORY_KIB: '19455', PASSWORD_HASH_PASSES: '2' })).toThrow(/PASSWORD_HASH_MEMORY_KIB=19455 with PASSWORD_HASH_PASSES=2 is below/)
+    expect(() => loadConfig({ ...production, PASSWORD_HASH_MEMORY_KIB: '7167' })).toThrow(/PASSWORD_HASH_MEMORY_KIB=7167 with PASSWORD_HASH_PASSES=5 is below/)
     // Another of OWASP's profiles: less memory, more passes.
     expect(loadConfig({ ...production, PASSWORD_HASH_MEMORY_KIB: '12288', PASSWORD_HASH_PASSES: '3' }).passwordHash).toEqual({ memoryKib: 12_288, passes: 3 })
   })
