@@ -5,6 +5,7 @@ import { spawnSync } from 'node:child_process'
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { recordedRun } from './mutation-record.mjs'
 
 const quick = process.argv.includes('--quick')
 const PHASES = [
@@ -47,7 +48,8 @@ for (const [name, args] of PHASES) {
 }
 
 // Mutation testing, incremental from each package's committed stryker-incremental.json: only mutants whose code or
-// covering tests changed run. A package without that file (a full run, far past CI's time) is named and left out.
+// covering tests changed run. A package whose recorded run still holds (mutation-record.mjs) is not run at all; one
+// without that file (a full run, far past CI's time) is named and left out.
 const MUTATED = ['packages/ip', 'packages/db', 'packages/mail-derive', 'apps/api', 'apps/mail-ingest']
 if (!quick && !failed) {
   const since = Date.now()
@@ -57,6 +59,15 @@ if (!quick && !failed) {
       console.log(`mutation testing: ${dir} has no stryker-incremental.json yet (pnpm test:mutation writes it), left out`)
       continue
     }
+    const record = recordedRun(join(ROOT, dir))
+    if (record.holds) {
+      const met = record.score >= record.break
+      console.log(`mutation testing: ${dir} unchanged since its recorded run: ${record.score.toFixed(2)} % of ${record.mutants} mutants killed (break ${record.break})${met ? '' : ', BELOW THE BREAK'}`)
+      tasks.push([`${dir}#stryker (recorded, unchanged)`, 0, met ? '' : 'FAILED'])
+      failed ||= !met
+      continue
+    }
+    console.log(`mutation testing: ${dir}: ${record.reason}; running Stryker incrementally`)
     const begun = Date.now()
     // Read from the tracked file, written to an ignored copy: Stryker rewrites its file even when nothing changed, and
     // `pnpm test` must not leave the tree modified (`pnpm test:mutation` updates the tracked one).

@@ -14,9 +14,10 @@ export default defineConfig({
       },
       {
         extends: true,
-        // Real servers per file, one file at a time, after the integration files. One worker runs them all without
-        // isolation, so its one Chromium (support/browser.ts) serves every file, each test in contexts of its own.
-        test: { name: 'e2e', include: ['e2e/**/*.test.ts'], fileParallelism: false, isolate: false, sequence: { groupOrder: 1 } },
+        // Real servers per file, after the integration files, two files at a time (most of a file's time is spent
+        // waiting on pages and servers). Workers are not isolated, so each keeps one Chromium (support/browser.ts) for
+        // all its files, each test in contexts of its own.
+        test: { name: 'e2e', include: ['e2e/**/*.test.ts'], maxWorkers: 2, isolate: false, sequence: { groupOrder: 1 } },
       },
     ],
   },

@@ -5,21 +5,25 @@ import { launchBrowser } from '../support/browser'
 import { startStack, type Stack } from '../support/stack'
 import { SITE_ROUTES } from './site-routes'
 
-let stack: Stack
-let browser: Browser
+/**
+ * Every site route in one theme has no serious or critical axe-core violation. One file per theme
+ * (site-a11y-light/-dark.test.ts) so that the e2e project's two workers share the work.
+ */
+export function describeSiteAccessibility(theme: 'light' | 'dark'): void {
+  let stack: Stack
+  let browser: Browser
 
-beforeAll(async () => {
-  stack = await startStack({ withWeb: true })
-  browser = await launchBrowser()
-})
+  beforeAll(async () => {
+    stack = await startStack({ withWeb: true })
+    browser = await launchBrowser()
+  })
 
-afterAll(async () => {
-  await browser?.close()
-  await stack?.stop()
-})
+  afterAll(async () => {
+    await browser?.close()
+    await stack?.stop()
+  })
 
-describe('accessibility (axe-core)', () => {
-  for (const theme of ['light', 'dark'] as const) {
+  describe(`accessibility (axe-core), ${theme} theme`, () => {
     for (const route of SITE_ROUTES) {
       it(`${route.path} in ${theme} has no serious or critical violations`, async () => {
         const context = await browser.newContext({ viewport: { width: 1280, height: 800 } })
@@ -36,5 +40,5 @@ describe('accessibility (axe-core)', () => {
         await context.close()
       })
     }
-  }
-})
+  })
+}

@@ -1,0 +1,3 @@
+import { describeSiteAccessibility } from './site-a11y'
+
+describeSiteAccessibility('dark')
