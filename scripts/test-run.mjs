@@ -1,6 +1,7 @@
-// `pnpm test` (and `pnpm test:quick` with --quick): the checks, then the packages' own suites two at a time (most of
-// their time is spent waiting on servers, so two share our 2 cores well), then tests/ alone (it starts whole stacks
-// and Chromium). Ends with each task's wall time, read from turbo's run summary, whether or not a phase failed.
+// `pnpm test`: the checks, then the packages' own suites two at a time (most of their time is spent waiting on
+// servers, so two share our 2 cores well), then tests/ alone (it starts whole stacks and Chromium). `pnpm test:quick`
+// (--quick): the checks and the suites that start no server. Ends with each task's wall time, read from turbo's run
+// summary, whether or not a phase failed.
 import { spawnSync } from 'node:child_process'
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { dirname, join } from 'node:path'
@@ -8,11 +9,18 @@ import { fileURLToPath } from 'node:url'
 import { recordedRun } from './mutation-record.mjs'
 
 const quick = process.argv.includes('--quick')
-const PHASES = [
-  ['checks', ['typecheck', 'lint']],
-  ['package suites', ['test', '--filter=!@tempbox/tests', '--concurrency=2']],
-  ...(quick ? [] : [['integration and end-to-end', ['test', '--filter=@tempbox/tests', '--concurrency=1']]]),
-]
+// The inner loop's suites: packages whose tests start no server, database or browser (seconds each).
+const UNIT_SUITES = ['@tempbox/web', '@tempbox/client', '@tempbox/config', '@tempbox/i18n', '@tempbox/ip', '@tempbox/mail-derive']
+const PHASES = quick
+  ? [
+      ['checks', ['typecheck', 'lint']],
+      ['unit suites', ['test', ...UNIT_SUITES.map((name) => `--filter=${name}`), '--concurrency=2']],
+    ]
+  : [
+      ['checks', ['typecheck', 'lint']],
+      ['package suites', ['test', '--filter=!@tempbox/tests', '--concurrency=2']],
+      ['integration and end-to-end', ['test', '--filter=@tempbox/tests', '--concurrency=1']],
+    ]
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..')
 const RUNS = join(ROOT, '.turbo', 'runs')
 const env = { ...process.env, PATH: `${join(ROOT, 'node_modules', '.bin')}:${process.env.PATH}` }
