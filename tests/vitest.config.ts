@@ -9,8 +9,10 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        // Each file starts its own stack on its own ports and files: two at a time on our 2 cores.
-        test: { name: 'integration', include: ['integration/**/*.test.ts'], maxWorkers: 2, sequence: { groupOrder: 0 } },
+        // Each file starts its own stack on its own ports and files: two at a time on our 2 cores. Workers are not
+        // isolated (a worker loads the clients, nodemailer and the support code once for all its files): no file mocks
+        // a module, and tests/support keeps no state between files but the e2e workers' Chromium.
+        test: { name: 'integration', include: ['integration/**/*.test.ts'], maxWorkers: 2, isolate: false, sequence: { groupOrder: 0 } },
       },
       {
         extends: true,

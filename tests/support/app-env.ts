@@ -1,5 +1,5 @@
 /**
- * argon2id at 64 KiB × 1 pass for the test apps' accounts, not production's 19 MiB × 2 (~56 ms a hash); an app run
+ * argon2id at 64 KiB × 1 pass for the test apps' accounts, not production's 7 MiB × 5 (~36 ms a hash); an app run
  * with APP_ENV=production keeps the default cost, as it refuses less there.
  */
 export function cheapHashing(env: Record<string, string> = {}): Record<string, string> {
