@@ -91,7 +91,7 @@ export function createIngestPipeline(storage: Storage, config: Config): IngestPi
     : startWorker(new URL('./checkpoint-worker.ts', import.meta.url), {
         workerData: { database: storageConfig(config, { poolSize: 1 }), storePort: checkpointChannel.port2, checkpointBytes: CHECKPOINT_BYTES },
         transferList: [checkpointChannel.port2],
-        youngGenerationMb: config.workerYoungGenerationMb,
+        youngGenerationMb: config.checkWorkerYoungGenerationMb,
         onMessage: () => {},
         onCrash,
       })

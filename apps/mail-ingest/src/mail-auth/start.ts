@@ -45,7 +45,7 @@ export function startAuthChecker(
   const worker = startWorker(new URL('./worker.ts', import.meta.url), {
     workerData: { database: storageConfig(config, { poolSize: 2 }), config: config.mailAuth, mta: config.mailDomains[0], jobPort: channel.port2, checkpoint },
     transferList: [channel.port2, ...(checkpoint ? [checkpoint.storePort] : [])],
-    youngGenerationMb: config.workerYoungGenerationMb,
+    youngGenerationMb: config.checkWorkerYoungGenerationMb,
     onMessage: (message) => {
       if (message === STOPPED) stopped()
     },
