@@ -47,9 +47,9 @@ describe('startWorker', () => {
     expect(limits.maxYoungGenerationSizeMb).toBe(6)
   })
 
-  it('gives the thread off the path to 250 its own, smaller young generation (INGEST_CHECK_WORKER_YOUNG_GENERATION_MB, 4 MB)', () => {
+  it('gives the thread off the path to 250 its own, smaller young generation (INGEST_CHECK_WORKER_YOUNG_GENERATION_MB, 8 MB)', () => {
     const defaults = loadConfig({ MAIL_DOMAINS: 'x.test' })
-    expect([defaults.workerYoungGenerationMb, defaults.checkWorkerYoungGenerationMb]).toEqual([16, 4])
+    expect([defaults.workerYoungGenerationMb, defaults.checkWorkerYoungGenerationMb]).toEqual([16, 8])
     const set = loadConfig({ MAIL_DOMAINS: 'x.test', INGEST_CHECK_WORKER_YOUNG_GENERATION_MB: '2' })
     expect([set.workerYoungGenerationMb, set.checkWorkerYoungGenerationMb]).toEqual([16, 2])
     expect(() => loadConfig({ MAIL_DOMAINS: 'x.test', INGEST_CHECK_WORKER_YOUNG_GENERATION_MB: '0' })).toThrow(/INGEST_CHECK_WORKER_YOUNG_GENERATION_MB/)
