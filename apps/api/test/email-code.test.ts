@@ -1,18 +1,16 @@
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import type { CodeWaitResponse, FullMessage, WebhookPayload } from '@tempbox/types'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { App } from '../src/app.js'
 import { buildTestApp } from './helper.js'
 import { deliver, generate } from './email-fixtures.js'
+import { Receiver } from './webhook-receiver.js'
 
 let app: App
-let server: Server | null = null
+let receiver: Receiver | null = null
 afterEach(async () => {
   await app?.close()
-  server?.closeAllConnections()
-  await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()))
-  server = null
+  await receiver?.stop()
+  receiver = null
 })
 
 const codeWait = (address: string, query: string) => app.inject({ method: 'GET', url: `/api/email/${encodeURIComponent(address)}/code?${query}` })
@@ -126,26 +124,17 @@ describe('code details wherever codes are', () => {
 
   it('in the webhook payload', async () => {
     app = await buildTestApp({ WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_RETRY_BASE_MS: '600000' })
-    const bodies: string[] = []
-    server = createServer((req, res) => {
-      const chunks: Buffer[] = []
-      req.on('data', (c: Buffer) => chunks.push(c))
-      req.on('end', () => {
-        bodies.push(Buffer.concat(chunks).toString('utf8'))
-        res.writeHead(200).end()
-      })
-    })
-    await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve))
+    receiver = await new Receiver().start()
     const address = await generate(app)
     const hook = await app.inject({
       method: 'PUT',
       url: `/api/email/${address}/webhook`,
-      payload: { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook` },
+      payload: { url: receiver.url() },
     })
     expect(hook.statusCode, hook.body).toBe(201)
     await deliver(app, address, { subject: 'Sign in', text: OTP_TEXT })
-    await expect.poll(() => bodies.length, { timeout: 20_000 }).toBe(1)
-    const payload = JSON.parse(bodies[0]!) as WebhookPayload
+    await expect.poll(() => receiver!.bodies.length, { timeout: 20_000 }).toBe(1)
+    const payload = JSON.parse(receiver.bodies[0]!) as WebhookPayload
     expect(payload.message.verification).toMatchObject({ codes: ['482913'], codeDetails: [detail] })
   })
 })

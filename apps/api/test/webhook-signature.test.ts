@@ -1,18 +1,17 @@
 import { createHmac } from 'node:crypto'
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import type { IncomingHttpHeaders } from 'node:http'
 import { afterEach, expect, it } from 'vitest'
 import type { App } from '../src/app.js'
 import { buildTestApp } from './helper.js'
 import { deliver, generate } from './email-fixtures.js'
+import { Receiver } from './webhook-receiver.js'
 
 let app: App
-let server: Server | null = null
+let receiver: Receiver | null = null
 afterEach(async () => {
   await app?.close()
-  server?.closeAllConnections()
-  await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()))
-  server = null
+  await receiver?.stop()
+  receiver = null
 })
 
 /** How the docs tell a receiver to check a delivery, written here from scratch rather than with the api's own code. */
@@ -22,25 +21,16 @@ function expectedSignature(secret: string, headers: IncomingHttpHeaders, body: s
 
 it('signs each delivery as a receiver checks it: v1= HMAC-SHA256 of "<timestamp>.<body>" with the webhook secret', async () => {
   app = await buildTestApp({ WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE: 'true' })
-  const received: { headers: IncomingHttpHeaders; body: string }[] = []
-  server = createServer((req, res) => {
-    const chunks: Buffer[] = []
-    req.on('data', (chunk: Buffer) => chunks.push(chunk))
-    req.on('end', () => {
-      received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') })
-      res.writeHead(204).end()
-    })
-  })
-  await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve))
+  receiver = await new Receiver().start()
   const address = await generate(app)
-  const put = await app.inject({ method: 'PUT', url: `/api/email/${address}/webhook`, payload: { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook` } })
+  const put = await app.inject({ method: 'PUT', url: `/api/email/${address}/webhook`, payload: { url: receiver.url() } })
   expect(put.statusCode, put.body).toBe(201)
   const { secret } = put.json<{ secret: string }>()
 
   const before = Math.floor(Date.now() / 1000)
   await deliver(app, address, { subject: 'Signed' })
-  await expect.poll(() => received.length, { timeout: 20_000 }).toBe(1)
-  const [{ headers, body }] = received as [(typeof received)[number]]
+  await expect.poll(() => receiver!.bodies.length, { timeout: 20_000 }).toBe(1)
+  const [headers, body] = [receiver.headers[0]!, receiver.bodies[0]!]
   expect(JSON.parse(body)).toMatchObject({ address, message: { subject: 'Signed' } })
   const timestamp = Number(headers['tempbox-timestamp'])
   expect(timestamp).toBeGreaterThanOrEqual(before)
