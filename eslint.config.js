@@ -40,7 +40,7 @@ const rawHandle = [
 
 export default defineConfig(
   {
-    ignores: ['**/node_modules/', '**/dist/', '**/coverage/', '**/.stryker-tmp/', '**/reports/', 'bench/results/', 'data/'],
+    ignores: ['**/node_modules/', '**/dist/', '**/coverage/', '**/.stryker-tmp/', '.stryker-tmp-*/', '**/reports/', 'bench/results/', 'data/'],
   },
   js.configs.recommended,
   tseslint.configs.recommended,
