@@ -35,6 +35,8 @@ export interface Config {
   workerYoungGenerationMb: number
   /** The same for the thread off the path to `250` (sender check, WAL checkpoint, search index): INGEST_CHECK_WORKER_YOUNG_GENERATION_MB. */
   checkWorkerYoungGenerationMb: number
+  /** Each worker thread's old-generation limit in MB (INGEST_WORKER_OLD_GENERATION_MB): how soon V8 collects it. */
+  workerOldGenerationMb: number
   /** Messages one inbox may hold (452 at RCPT, 552/452 at DATA beyond it). */
   maxMessagesPerInbox: number
   /** Bytes of mail (sizes as received) one inbox may hold. */
@@ -108,6 +110,8 @@ const DEFAULT_PARSE_WORKERS = 1
 const DEFAULT_WORKER_YOUNG_GENERATION_MB = 16
 /** Off the path to `250`; 4 MB cost 100 KB mail +16 % CPU per message (DKIM body hashes), 8 MB nothing measurable. */
 const DEFAULT_CHECK_WORKER_YOUNG_GENERATION_MB = 8
+/** V8 lets an old generation grow to 4x its live size before collecting when the limit is ≥ 2 GB, 1.6x at 1 GB. */
+const DEFAULT_WORKER_OLD_GENERATION_MB = 1024
 /** Beside the API's 9464 on the same host (`pnpm start` runs both). */
 const DEFAULT_METRICS_PORT = 9465
 /** One small write every 5 s; the API notices a stopped ingest within 15 s. */
@@ -160,6 +164,7 @@ export function loadConfig(env: Env = process.env): Config {
     parseWorkers: int('SMTP_PARSE_WORKERS', DEFAULT_PARSE_WORKERS, 0),
     workerYoungGenerationMb: int('INGEST_WORKER_YOUNG_GENERATION_MB', DEFAULT_WORKER_YOUNG_GENERATION_MB, 1),
     checkWorkerYoungGenerationMb: int('INGEST_CHECK_WORKER_YOUNG_GENERATION_MB', DEFAULT_CHECK_WORKER_YOUNG_GENERATION_MB, 1),
+    workerOldGenerationMb: int('INGEST_WORKER_OLD_GENERATION_MB', DEFAULT_WORKER_OLD_GENERATION_MB, 64),
     tls: env.SMTP_TLS_CERT && env.SMTP_TLS_KEY ? { certPath: env.SMTP_TLS_CERT, keyPath: env.SMTP_TLS_KEY } : null,
     tlsReloadCheckMs: int('SMTP_TLS_RELOAD_CHECK_MS', 60_000, 100),
     metrics: metricsAddress(env, 'INGEST_METRICS_PORT', DEFAULT_METRICS_PORT, problems),

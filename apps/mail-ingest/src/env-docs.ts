@@ -35,6 +35,7 @@ export const INGEST_ENV_DOCS: Record<string, { default?: string; meaning: string
   SMTP_CLOSE_TIMEOUT_MS: { meaning: 'on SIGTERM, how long open sessions get to finish before `421` and close; `0` closes them at once' },
   INGEST_WORKER_YOUNG_GENERATION_MB: { meaning: 'V8 young generation of each worker thread on the path to `250` (parse, store); V8 would let each grow to 48 MB under load. Smaller saves memory but costs large mail CPU (3: −1/3 resident memory, −15–60 % msg/s at 100 KB)' },
   INGEST_CHECK_WORKER_YOUNG_GENERATION_MB: { meaning: 'the same for the thread whose work waits in a queue off that path: the sender check (with it the WAL checkpoint and the search index), or the checkpoint thread when MAIL_AUTH=off' },
+  INGEST_WORKER_OLD_GENERATION_MB: { meaning: 'V8 old-generation limit of each worker thread (parse, store, sender check). V8 lets an old generation fill to up to 4× what is live before collecting it when the limit is ≥ 2 GB (its default: up to 4 GB, by the memory of the machine), 1.6× at 1 GB, 1.3× at 256 MB: the parse thread held 55 MB at 2 KB mail, 24 MB with 1024. A thread needing more than the limit stops, and ingest with it (16 × 10 MB messages at once fit in 256)' },
   MAIL_AUTH: { default: '`on`', meaning: '`off` skips the sender check (SPF, DKIM, DMARC, ARC); messages then carry `auth: null`' },
   MAIL_AUTH_DNS_TIMEOUT_MS: { meaning: 'one DNS query\'s limit (one try); past it the verdict is `unknown`' },
   MAIL_AUTH_TIMEOUT_MS: { meaning: 'a whole sender check\'s limit; past it the verdict is `unknown`' },

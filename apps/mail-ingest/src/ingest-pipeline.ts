@@ -83,6 +83,7 @@ export function createIngestPipeline(storage: Storage, config: Config): IngestPi
     },
     transferList: [...channels.map((c) => c.port2), checkpointChannel.port1, ...(authPort ? [authPort] : [])],
     youngGenerationMb: config.workerYoungGenerationMb,
+    oldGenerationMb: config.workerOldGenerationMb,
     onMessage: onReply,
     onCrash,
   })
@@ -92,6 +93,7 @@ export function createIngestPipeline(storage: Storage, config: Config): IngestPi
         workerData: { database: storageConfig(config, { poolSize: 1 }), storePort: checkpointChannel.port2, checkpointBytes: CHECKPOINT_BYTES },
         transferList: [checkpointChannel.port2],
         youngGenerationMb: config.checkWorkerYoungGenerationMb,
+        oldGenerationMb: config.workerOldGenerationMb,
         onMessage: () => {},
         onCrash,
       })
@@ -100,6 +102,7 @@ export function createIngestPipeline(storage: Storage, config: Config): IngestPi
       workerData: { storePort: channel.port1, searchTextChars: config.searchTextMaxChars },
       transferList: [channel.port1],
       youngGenerationMb: config.workerYoungGenerationMb,
+      oldGenerationMb: config.workerOldGenerationMb,
       onMessage: onReply,
       onCrash,
     }),

@@ -36,12 +36,17 @@ export function startWorker(
     transferList?: Transferable[]
     /** The thread's young generation (V8 would let it grow to 48 MB under load, see INGEST_WORKER_YOUNG_GENERATION_MB). */
     youngGenerationMb?: number
+    /** The thread's old-generation limit: V8 sizes its collections by it (INGEST_WORKER_OLD_GENERATION_MB). */
+    oldGenerationMb?: number
     onMessage: (message: unknown) => void
     onCrash: (error: Error) => void
   },
 ): StartedWorker & { stop: () => Promise<void> } {
   const { entry, eval: isEval } = workerEntry(url)
-  const resourceLimits = options.youngGenerationMb ? { maxYoungGenerationSizeMb: options.youngGenerationMb } : undefined
+  const resourceLimits = {
+    ...(options.youngGenerationMb ? { maxYoungGenerationSizeMb: options.youngGenerationMb } : {}),
+    ...(options.oldGenerationMb ? { maxOldGenerationSizeMb: options.oldGenerationMb } : {}),
+  }
   const worker = new Worker(entry, { eval: isEval, workerData: options.workerData, transferList: options.transferList, resourceLimits })
   let isStopping = false
   let markReady: () => void = () => {}

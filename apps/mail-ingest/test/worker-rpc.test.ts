@@ -54,4 +54,22 @@ describe('startWorker', () => {
     expect([set.workerYoungGenerationMb, set.checkWorkerYoungGenerationMb]).toEqual([16, 2])
     expect(() => loadConfig({ MAIL_DOMAINS: 'x.test', INGEST_CHECK_WORKER_YOUNG_GENERATION_MB: '0' })).toThrow(/INGEST_CHECK_WORKER_YOUNG_GENERATION_MB/)
   })
+
+  it('runs the thread under the old-generation limit INGEST_WORKER_OLD_GENERATION_MB names (1024 MB unless set, not V8\'s 4 GB)', async () => {
+    expect(loadConfig({ MAIL_DOMAINS: 'x.test' }).workerOldGenerationMb).toBe(1024)
+    expect(() => loadConfig({ MAIL_DOMAINS: 'x.test', INGEST_WORKER_OLD_GENERATION_MB: '32' })).toThrow('INGEST_WORKER_OLD_GENERATION_MB must be an integer ≥ 64 (got "32")')
+    const { workerOldGenerationMb, workerYoungGenerationMb } = loadConfig({ MAIL_DOMAINS: 'x.test', INGEST_WORKER_OLD_GENERATION_MB: '300' })
+    const limits = await new Promise<ResourceLimits>((resolve, reject) => {
+      const started = startWorker(new URL('./fixtures/resource-limits-worker.ts', import.meta.url), {
+        youngGenerationMb: workerYoungGenerationMb,
+        oldGenerationMb: workerOldGenerationMb,
+        onMessage: (message) => {
+          resolve(message as ResourceLimits)
+          void started.stop()
+        },
+        onCrash: reject,
+      })
+    })
+    expect([limits.maxOldGenerationSizeMb, limits.maxYoungGenerationSizeMb]).toEqual([300, 16])
+  })
 })

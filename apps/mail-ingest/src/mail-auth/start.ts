@@ -46,6 +46,7 @@ export function startAuthChecker(
     workerData: { database: storageConfig(config, { poolSize: 2 }), config: config.mailAuth, mta: config.mailDomains[0], jobPort: channel.port2, checkpoint },
     transferList: [channel.port2, ...(checkpoint ? [checkpoint.storePort] : [])],
     youngGenerationMb: config.checkWorkerYoungGenerationMb,
+    oldGenerationMb: config.workerOldGenerationMb,
     onMessage: (message) => {
       if (message === STOPPED) stopped()
     },
