@@ -18,6 +18,8 @@
  *   BENCH_MAIL_AUTH_AB=1 …  a second Tempbox with MAIL_AUTH=off, interleaved with the first (the sender check's cost, same run)
  *   BENCH_BASELINE_ROOT=/path/to/other/checkout …  a second Tempbox running that copy's mail-ingest, interleaved with
  *                      this one (a change's before and after in the same run); writes its own section
+ *   BENCH_BASELINE_ENV='NAME=value …' / BENCH_BASELINE_NODE_ARGS='…'  settings / node flags for the baseline alone
+ *                      (with BENCH_BASELINE_ROOT=.., a setting's or a V8 flag's before/after on this very checkout)
  *   BENCH_POSTGRES=1 …  a second Tempbox storing to PostgreSQL (a throwaway server from @tempbox/db's test harness,
  *                      fsync and synchronous_commit on), interleaved with the SQLite one; writes its own section
  *                      (with BENCH_BASELINE_ROOT too, the baseline runs on that PostgreSQL server: a before/after on PostgreSQL;
@@ -28,7 +30,7 @@ import { writeBenchmarkSection } from './lib/benchmarks-md.js'
 import { startMaildev } from './lib/smtp/maildev.js'
 import { logResult, renderSection } from './lib/smtp/report.js'
 import { runScenario, type Result, type Target } from './lib/smtp/run-scenario.js'
-import { BASELINE_ROOT, MAIL_AUTH_AB, ON_POSTGRES, REPEATS, REPO_ROOT, SCALE, SCENARIOS, SKIP_MAILDEV, type Scenario } from './lib/smtp/settings.js'
+import { BASELINE_ENV, BASELINE_NODE_ARGS, BASELINE_ROOT, MAIL_AUTH_AB, ON_POSTGRES, REPEATS, REPO_ROOT, SCALE, SCENARIOS, SKIP_MAILDEV, type Scenario } from './lib/smtp/settings.js'
 import { POSTGRES_BASELINE_NAME, POSTGRES_TWO_NODES_NAME, startTempbox, startTempboxOnPostgres, writeSenderZone } from './lib/smtp/tempbox-targets.js'
 
 const started = new Date()
@@ -46,7 +48,7 @@ try {
     targets.push(await startTempbox('Tempbox', { MAIL_AUTH_DNS_FIXTURE: writeSenderZone() }))
     targets.push(await startTempbox('Tempbox, MAIL_AUTH=off', { MAIL_AUTH: 'off' }))
   } else targets.push(await startTempbox())
-  if (BASELINE_ROOT && !ON_POSTGRES) targets.push(await startTempbox(BASELINE_NAME, {}, BASELINE_ROOT))
+  if (BASELINE_ROOT && !ON_POSTGRES) targets.push(await startTempbox(BASELINE_NAME, BASELINE_ENV, BASELINE_ROOT, BASELINE_NODE_ARGS))
   if (ON_POSTGRES) {
     postgres = await startPostgres()
     targets.push(await startTempboxOnPostgres(postgres))

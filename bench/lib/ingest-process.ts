@@ -21,10 +21,12 @@ export interface IngestProcess {
  * copy of the repository instead (another commit, for a before/after in one session); `ingestRoot` names one for this
  * process alone.
  */
-export async function startIngest(repoRoot: string, domain: string, localParts: string[], env: Record<string, string> = {}, ingestRoot?: string): Promise<IngestProcess> {
+export async function startIngest(
+  repoRoot: string, domain: string, localParts: string[], env: Record<string, string> = {}, ingestRoot?: string, nodeArgs?: string,
+): Promise<IngestProcess> {
   const dataDir = mkdtempSync(join(tmpdir(), 'tempbox-bench-'))
   const dbPath = join(dataDir, 'tempbox.sqlite')
-  const { port, proc } = await spawnIngest(repoRoot, domain, { DATABASE_PATH: dbPath, ...env }, ingestRoot)
+  const { port, proc } = await spawnIngest(repoRoot, domain, { DATABASE_PATH: dbPath, ...env }, ingestRoot, nodeArgs)
   const { db, sqlite } = createDb({ path: dbPath })
   await addInboxes(db, domain, localParts)
   return {
@@ -70,10 +72,11 @@ async function addInboxes(db: Db, domain: string, localParts: string[]): Promise
     .execute()
 }
 
-async function spawnIngest(repoRoot: string, domain: string, env: Record<string, string>, ingestRoot?: string) {
+/** `nodeArgs`: node flags for this process (BENCH_NODE_ARGS unless given). */
+async function spawnIngest(repoRoot: string, domain: string, env: Record<string, string>, ingestRoot?: string, nodeArgs = process.env.BENCH_NODE_ARGS ?? '') {
   const port = await freePort()
   // Plain node with the tsx loader (not the tsx CLI) so the pid we sample is the server itself.
-  const proc = await spawnUntil(process.execPath, [...(process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []), '--import', 'tsx', join(ingestRoot ?? process.env.BENCH_INGEST_ROOT ?? repoRoot, 'apps/mail-ingest/src/main.ts')], {
+  const proc = await spawnUntil(process.execPath, [...nodeArgs.split(' ').filter(Boolean), '--import', 'tsx', join(ingestRoot ?? process.env.BENCH_INGEST_ROOT ?? repoRoot, 'apps/mail-ingest/src/main.ts')], {
     cwd: join(repoRoot, 'bench'),
     env: {
       SMTP_HOST: '127.0.0.1', SMTP_PORT: String(port), INGEST_METRICS_PORT: '0', MAIL_DOMAINS: domain,

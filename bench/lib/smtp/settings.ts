@@ -16,6 +16,10 @@ const ONLY = bench.text('BENCH_ONLY')
 export const SKIP_MAILDEV = bench.flag('BENCH_SKIP_MAILDEV')
 export const MAIL_AUTH_AB = bench.flag('BENCH_MAIL_AUTH_AB')
 export const BASELINE_ROOT = bench.text('BENCH_BASELINE_ROOT')
+/** `NAME=value …` for the baseline's mail-ingest alone: a setting's before/after with BENCH_BASELINE_ROOT=.. (this checkout). */
+export const BASELINE_ENV = Object.fromEntries(bench.text('BENCH_BASELINE_ENV').split(' ').filter(Boolean).map((pair) => pair.split(/=(.*)/s).slice(0, 2)))
+/** Node flags for the baseline instead of BENCH_NODE_ARGS (a V8 flag's before/after). */
+export const BASELINE_NODE_ARGS = bench.text('BENCH_BASELINE_NODE_ARGS', process.env.BENCH_NODE_ARGS ?? '')
 export const ON_POSTGRES = bench.flag('BENCH_POSTGRES')
 
 export type Kind = 'plain' | 'html' | 'corpus'

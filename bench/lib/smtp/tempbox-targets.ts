@@ -9,8 +9,8 @@ import { benchId } from './messages.js'
 import type { Target } from './run-scenario.js'
 import { DOMAIN, INBOX_COUNT, REPO_ROOT } from './settings.js'
 
-export async function startTempbox(name = 'Tempbox', env: Record<string, string> = {}, ingestRoot?: string): Promise<Target> {
-  const ingest = await startIngest(REPO_ROOT, DOMAIN, Array.from({ length: INBOX_COUNT }, (_, i) => `bench${i}`), env, ingestRoot)
+export async function startTempbox(name = 'Tempbox', env: Record<string, string> = {}, ingestRoot?: string, nodeArgs?: string): Promise<Target> {
+  const ingest = await startIngest(REPO_ROOT, DOMAIN, Array.from({ length: INBOX_COUNT }, (_, i) => `bench${i}`), env, ingestRoot, nodeArgs)
   return { name, ports: [ingest.port], pids: [ingest.pid], recipient: (i) => `bench${i % INBOX_COUNT}@${DOMAIN}`, takeStored: () => takeStoredFrom(ingest.db, ingest.sqlite), stop: ingest.stop }
 }
 
