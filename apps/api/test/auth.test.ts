@@ -10,6 +10,7 @@ import { expectRateLimited } from './rate-limit-answer.js'
 import type { App } from '../src/app.js'
 import { loadConfig } from '../src/config.js'
 
+const REVOKED = 'This session was signed out (password changed or signed out everywhere). Please sign in again.'
 let app: App
 
 function hs256(claims: object, key: string): string {
@@ -123,15 +124,47 @@ describe('me and tokens', () => {
     // Same key, fresh expiry: accepted, so the refusals above are about the signature and the expiry.
     expect((await app.inject({ method: 'GET', url: '/api/auth/me', headers: bearer(hs256({ sub, ver, sid, iat: now, exp: now + 600 }, app.config.jwtSecret)) })).statusCode).toBe(200)
     // A long-lived token from before sessions (no `sid`) no longer works, however far off its expiry.
-    expect((await app.inject({ method: 'GET', url: '/api/auth/me', headers: bearer(hs256({ sub, ver, iat: now, exp: now + 600 }, app.config.jwtSecret)) })).statusCode).toBe(401)
+    const sessionless = await app.inject({ method: 'GET', url: '/api/auth/me', headers: bearer(hs256({ sub, ver, iat: now, exp: now + 600 }, app.config.jwtSecret)) })
+    expect(sessionless.statusCode).toBe(401)
+    expect(sessionless.json()).toEqual({ error: REVOKED, code: 'unauthorized' })
     const none = `${Buffer.from(JSON.stringify({ alg: 'none', typ: 'JWT' })).toString('base64url')}.${payload}.`
-    for (const headers of [{}, bearer(`${head}.${forgedPayload}.${sig}`), bearer(otherKey), bearer(expired), bearer(none), { authorization: 'Basic abc' }]) {
+    for (const headers of [{}, bearer(`${head}.${forgedPayload}.${sig}`), bearer(otherKey), bearer(none), { authorization: 'Basic abc' }, bearer('not-a-token')]) {
       const res = await app.inject({ method: 'GET', url: '/api/auth/me', headers })
       expect(res.statusCode).toBe(401)
-      expect(res.json().code).toBe('unauthorized')
+      expect(res.json()).toEqual({ error: 'Please sign in to continue.', code: 'unauthorized' })
     }
     const res = await app.inject({ method: 'GET', url: '/api/auth/me', headers: bearer(expired) })
-    expect(res.json().error).toBe('Your session has expired. Please sign in again.')
+    expect(res.statusCode).toBe(401)
+    expect(res.json()).toEqual({ error: 'Your session has expired. Please sign in again.', code: 'unauthorized' })
+  })
+
+  it('refuses a token of the right key and session whose token version is not the account’s, as signed out', async () => {
+    const { token } = await signUp(app)
+    const { sub, ver, sid } = JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as { sub: string; ver: number; sid: string }
+    const now = Math.floor(Date.now() / 1000)
+    for (const other of [ver - 1, ver + 1]) {
+      const res = await app.inject({ method: 'GET', url: '/api/auth/me', headers: bearer(hs256({ sub, ver: other, sid, iat: now, exp: now + 600 }, app.config.jwtSecret)) })
+      expect(res.statusCode).toBe(401)
+      expect(res.json()).toEqual({ error: REVOKED, code: 'unauthorized' })
+    }
+    // A session of another account does not make the token valid either: the session must be the account's own.
+    const other = await signUp(app)
+    const otherSid = (JSON.parse(Buffer.from(other.token.split('.')[1]!, 'base64url').toString()) as { sid: string }).sid
+    const borrowed = await app.inject({ method: 'GET', url: '/api/auth/me', headers: bearer(hs256({ sub, ver, sid: otherSid, iat: now, exp: now + 600 }, app.config.jwtSecret)) })
+    expect(borrowed.json()).toEqual({ error: REVOKED, code: 'unauthorized' })
+    expect((await app.inject({ method: 'GET', url: '/api/auth/me', headers: bearer(token) })).statusCode).toBe(200)
+  })
+
+  it('treats a guest route’s caller with an invalid or unknown token as a guest: the address is made and saved to no one', async () => {
+    await signUp(app)
+    const now = Math.floor(Date.now() / 1000)
+    const nobody = hs256({ sub: '999999', ver: 0, sid: 'x'.repeat(22), iat: now, exp: now + 600 }, app.config.jwtSecret)
+    for (const headers of [bearer('not-a-token'), bearer(nobody), { authorization: 'Basic abc' }]) {
+      const res = await app.inject({ method: 'POST', url: '/api/email/generate', headers })
+      expect(res.statusCode).toBe(200)
+      expect(res.json().email).toMatch(/@/)
+    }
+    expect(await app.db.selectFrom('inbox').select('user_id').execute()).toEqual([{ user_id: null }, { user_id: null }, { user_id: null }])
   })
 
   it('signs access tokens that expire after 15 minutes', async () => {

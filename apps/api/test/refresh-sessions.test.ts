@@ -143,6 +143,50 @@ describe('access tokens and the refresh cookie', () => {
     expect((await renew(browser.cookie)).status).toBe(401)
   })
 
+  it('signing out with the access token alone, or the refresh cookie alone, ends that one session', async () => {
+    await start()
+    const byToken = await register()
+    expect((await call('POST', '/api/auth/sign-out', { token: byToken.token })).status).toBe(200)
+    expect(await (await me(byToken.token)).json()).toEqual({ error: REVOKED, code: 'unauthorized' })
+    expect(await (await renew(byToken.cookie)).json()).toEqual(ENDED)
+
+    const byCookie = await register()
+    const out = await call('POST', '/api/auth/sign-out', { cookie: byCookie.cookie })
+    expect(out.status).toBe(200)
+    expect(await out.json()).toEqual({ success: true, message: 'You have been signed out.' })
+    expect(await (await renew(byCookie.cookie)).json()).toEqual(ENDED)
+    expect(await (await me(byCookie.token)).json()).toEqual({ error: REVOKED, code: 'unauthorized' })
+  })
+
+  it('a replaced copy of the refresh cookie signs nothing out', async () => {
+    await start()
+    const browser = await register()
+    const renewed = await renew(browser.cookie)
+    const current = { token: ((await renewed.json()) as { token: string }).token, cookie: refreshCookie(renewed)!.value }
+    expect((await call('POST', '/api/auth/sign-out', { cookie: browser.cookie })).status).toBe(200)
+    expect((await me(current.token)).status).toBe(200)
+    expect((await renew(current.cookie)).status).toBe(200)
+  })
+
+  it('does not renew a session from its end on, nor one signed in under an older token version, and ends both', async () => {
+    await start()
+    const ending = await register()
+    const id = ending.cookie!.split('.')[0]!
+    const { expires_at: end } = await app.db.selectFrom('auth_session').select('expires_at').where('id', '=', id).executeTakeFirstOrThrow()
+    await expect(app.sessionService.renew(ending.cookie!, end)).rejects.toMatchObject({ statusCode: 401, message: ENDED.error })
+    // Ended, not just refused at that moment: the cookie no longer renews now either.
+    expect(await (await renew(ending.cookie)).json()).toEqual(ENDED)
+
+    const stale = await register()
+    const user = await app.db.selectFrom('user').select(['id', 'token_version']).where('email', '=', stale.email).executeTakeFirstOrThrow()
+    await app.db.updateTable('user').set({ token_version: user.token_version + 1 }).where('id', '=', user.id).execute()
+    const res = await renew(stale.cookie)
+    expect(res.status).toBe(401)
+    expect(await res.json()).toEqual(ENDED)
+    await app.db.updateTable('user').set({ token_version: user.token_version }).where('id', '=', user.id).execute()
+    expect(await (await renew(stale.cookie)).json()).toEqual(ENDED)
+  })
+
   it('keeps MAX_SESSIONS_PER_ACCOUNT sessions per account: a new sign-in ends the oldest', async () => {
     await start({ MAX_SESSIONS_PER_ACCOUNT: '2' })
     const first = await register()
