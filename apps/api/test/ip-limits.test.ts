@@ -75,10 +75,12 @@ describe('AddressLimiter: active addresses', () => {
 
   it('forgets a client once a release or an early end leaves nothing of theirs, at its next check', () => {
     const limiter = new AddressLimiter(5, 5)
-    const entries = (limiter as unknown as { entries: Map<string, unknown> }).entries
+    const { entries, holders } = limiter as unknown as { entries: Map<string, unknown>; holders: Map<string, string> }
     limiter.reserve('203.0.113.22', 'never@tempbox.test', T0 + DAY, T0)
     limiter.release('203.0.113.22', 'never@tempbox.test', T0)
     expect(entries.size).toBe(0)
+    // Nor does it keep which client held the address.
+    expect(holders.size).toBe(0)
     limiter.reserve('203.0.113.23', 'kept@tempbox.test', T0 + DAY, T0)
     // A check past the hour drops the hourly count; freeing the one live address then leaves nothing.
     limiter.check('203.0.113.23', T0 + HOUR + 1)
@@ -126,6 +128,28 @@ describe('AddressLimiter: what a client keeps after release, an early end and sw
     limiter.release(ip, 'never@tempbox.test', T0 + 1)
     expect(attempt(limiter, ip, T0 + 2, T0 + 3 * DAY)).toBe('ok')
     expect(attempt(limiter, ip, T0 + 3)).toBe('too_many_active_addresses')
+  })
+
+  it('a reservation released twice gives back one hourly place, not an earlier creation’s', () => {
+    const limiter = new AddressLimiter(100, 2)
+    const ip = '203.0.113.24'
+    limiter.reserve(ip, fresh(), T0 + DAY, T0)
+    limiter.reserve(ip, 'never@tempbox.test', T0 + DAY, T0 + 1)
+    limiter.release(ip, 'never@tempbox.test', T0 + 1)
+    limiter.release(ip, 'never@tempbox.test', T0 + 1)
+    expect(attempt(limiter, ip, T0 + 2)).toBe('ok')
+    expect(attempt(limiter, ip, T0 + 3)).toBe('rate_limited')
+  })
+
+  it('an expired address issued again to another client counts as theirs, however the first client’s check forgets its own hold', () => {
+    const limiter = new AddressLimiter(1, 100)
+    const [first, second] = ['203.0.113.25', '203.0.113.26']
+    limiter.reserve(first, 'again@tempbox.test', T0 + 10 * MINUTE, T0)
+    // Expired, then chosen again by another client, who keeps it longer.
+    limiter.reserve(second, 'again@tempbox.test', T0 + DAY, T0 + 20 * MINUTE)
+    expect(attempt(limiter, first, T0 + 30 * MINUTE)).toBe('ok')
+    limiter.moveEnd('again@tempbox.test', T0 + 3 * DAY)
+    expect(attempt(limiter, second, T0 + 2 * DAY)).toBe('too_many_active_addresses')
   })
 
   it('releasing one of two reservations keeps the other one counting, hourly and active', () => {
