@@ -9,6 +9,7 @@ import { clientKey } from '@tempbox/ip'
 import { redactUrl } from './redact-url.js'
 import { fastifyTrustProxy } from './trust-proxy.js'
 import { answerCachedPollsFirst } from './poll-fast-path.js'
+import { sharedSchemaCompilers } from './schema-compilers.js'
 import rateLimit from '@fastify/rate-limit'
 import dbPlugin from './plugins/db.js'
 import errorHandler from './plugins/error-handler.js'
@@ -59,6 +60,7 @@ export async function buildApp(config: Config, sharedState?: SharedState): Promi
     childLoggerFactory: lazyChildLogger,
     trustProxy: fastifyTrustProxy(config.trustProxy),
     bodyLimit: 64 * 1024,
+    schemaController: { compilersFactory: sharedSchemaCompilers },
   }
   const app = Fastify(options).withTypeProvider<TypeBoxTypeProvider>()
 

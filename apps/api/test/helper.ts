@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { sql } from 'kysely'
 import { engineOf, type Db } from '@tempbox/db'
-import { migratedPostgresDatabase } from '@tempbox/db/testing'
+import { migratedPostgresDatabase, migratedSqliteFile } from '@tempbox/db/testing'
 import { loadConfig, type Config } from '../src/config.js'
 import { buildApp, type App } from '../src/app.js'
 
@@ -14,7 +14,8 @@ process.once('exit', () => {
 })
 
 /**
- * A fresh app on a fresh database file (unless `env.DATABASE_PATH` says otherwise), silent, without the web build.
+ * A fresh app on a fresh database file (unless `env.DATABASE_PATH` says otherwise), silent, without the web build. The
+ * file is a copy of one migrated once per test process: the app's own migration step finds nothing left to run.
  * A file rather than `:memory:`, so the mail watcher runs production's `PRAGMA data_version` check on a connection of
  * its own. In vitest's `postgres` project (vitest.config.ts) the app gets a database of its own on the run's
  * PostgreSQL instead, unless `env` names a database. Close it after the test: `afterEach(() => app.close())`.
@@ -28,7 +29,10 @@ export async function buildTestApp(
 ): Promise<App> {
   const dir = mkdtempSync(join(tmpdir(), 'tempbox-api-test-'))
   folders.push(dir)
-  const config = loadConfig({ DATABASE_PATH: join(dir, 'tempbox.sqlite'), LOG_LEVEL: 'silent', WEB_DIST_DIR: '', ...cheapHashing(env), ...(await engineEnv(env)), ...env })
+  const databasePath = join(dir, 'tempbox.sqlite')
+  const engine = await engineEnv(env)
+  if (env.DATABASE_PATH === undefined && (env.DATABASE_URL ?? engine.DATABASE_URL) === undefined) await migratedSqliteFile(databasePath)
+  const config = loadConfig({ DATABASE_PATH: databasePath, LOG_LEVEL: 'silent', WEB_DIST_DIR: '', ...cheapHashing(env), ...engine, ...env })
   const app = await buildApp(adjust(config))
   beforeReady(app)
   await app.ready()

@@ -6,6 +6,7 @@ import { createTestDatabase } from './postgres.js'
 import type {} from './global-setup.js'
 
 export { startPostgres, createTestDatabase, databaseUrl, postgresBinDir, type PostgresServer } from './postgres.js'
+export { migratedSqliteFile } from './sqlite-template.js'
 
 /** The engines every storage test runs on, for `describe.each(ENGINES)`. */
 export const ENGINES = ['sqlite', 'postgres'] as const

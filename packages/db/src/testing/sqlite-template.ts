@@ -1,0 +1,32 @@
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
+import { createDb, migrateToLatest, PRIVATE_DIR_MODE } from '../create-db.js'
+
+/** This test process's migrated SQLite file, made on first use and removed when the process exits. */
+let template: Promise<string> | undefined
+
+function migratedTemplate(): Promise<string> {
+  template ??= (async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tempbox-template-'))
+    process.once('exit', () => rmSync(dir, { recursive: true, force: true }))
+    const file = join(dir, 'tempbox.sqlite')
+    const { db } = createDb({ path: file })
+    // Closing the only connection checkpoints the WAL into the file and removes it: the file alone is the database.
+    await migrateToLatest(db).finally(() => db.destroy())
+    if (existsSync(`${file}-wal`)) throw new Error(`[db] the migrated template ${file} kept its WAL after closing`)
+    return file
+  })()
+  return template
+}
+
+/**
+ * Puts a SQLite file already migrated to the latest schema at `path`, as the SQLite counterpart of
+ * migratedPostgresDatabase: a copy of one file migrated once per test process. Migrating a fresh file is most of
+ * what starting a test app costs (its DDL, one fsync per migration); an app opening the copy finds nothing to run.
+ */
+export async function migratedSqliteFile(path: string): Promise<void> {
+  const source = await migratedTemplate()
+  mkdirSync(dirname(path), { recursive: true, mode: PRIVATE_DIR_MODE })
+  copyFileSync(source, path)
+}
