@@ -7,5 +7,9 @@ export default defineConfig({
     hookTimeout: 60_000,
     // A hang detector, not a speed check: migrations over real PostgreSQL take seconds on a loaded 2-core machine.
     testTimeout: 30_000,
+    // Most of the suite's time is spent waiting on PostgreSQL and fsync: two workers, each loading the package once
+    // for all its files (no file mocks a module, and the modules keep state only per open database).
+    maxWorkers: 2,
+    isolate: false,
   },
 })
