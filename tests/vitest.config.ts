@@ -3,6 +3,9 @@ import { defineConfig } from 'vitest/config'
 export default defineConfig({
   test: {
     testTimeout: 60_000,
+    // expect.poll waits for a condition; its default second is too short for a busy shared 2-core machine, where the
+    // package suites and tests/ run side by side. Like the timeouts above, it only bounds a hang.
+    expect: { poll: { timeout: 20_000 } },
     hookTimeout: 180_000,
     // The stacks run the compiled apps: build them (a turbo cache hit when nothing changed) before any file.
     globalSetup: ['support/build-apps.ts'],

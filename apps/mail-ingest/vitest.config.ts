@@ -3,7 +3,10 @@ import { defineConfig } from 'vitest/config'
 export default defineConfig({
   test: {
     // Real SMTP sessions and worker threads: generous limits for a busy 2-core machine, no timing assertions.
-    testTimeout: 30_000,
+    testTimeout: 60_000,
+    // expect.poll waits for a condition; its default second is too short for a busy shared 2-core machine, where the
+    // package suites and tests/ run side by side. Like the timeouts above, it only bounds a hang.
+    expect: { poll: { timeout: 20_000 } },
     // Each file has its own database and ports, and most of a file's time is spent waiting on servers and argon2:
     // two workers on two cores (vitest's default there is one) cut the suite's wall time by 35-40 %.
     maxWorkers: 2,
