@@ -19,7 +19,7 @@ beforeAll(async () => {
     { cwd: REPO_ROOT },
   )
   // Two API processes: the cluster's workers must start on the compiled code too.
-  stack = await startStack({ compiled: true, nodeArgs: ['--import', REFUSE_TYPESCRIPT], env: { API_PROCESSES: '2' } })
+  stack = await startStack({ compiled: true, parseWorkers: true, nodeArgs: ['--import', REFUSE_TYPESCRIPT], env: { API_PROCESSES: '2' } })
   smtp = nodemailer.createTransport({ host: '127.0.0.1', port: stack.smtpPort, secure: false, ignoreTLS: true })
 })
 afterAll(async () => {

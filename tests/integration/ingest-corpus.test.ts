@@ -58,7 +58,7 @@ const files = listMessages(CORPUS_DIR).sort()
 const replies = new Map<string, string>()
 
 beforeAll(async () => {
-  stack = await startStack()
+  stack = await startStack({ parseWorkers: true })
   db = createDb({ path: stack.dbPath }).db
   const now = Date.now()
   await db

@@ -43,7 +43,7 @@ function buildMessage(to: string, id: string): { raw: Buffer; attachment: Buffer
 
 async function open(setup: Setup): Promise<void> {
   if (setup === 'sqlite') {
-    const full = await startStack()
+    const full = await startStack({ parseWorkers: true })
     stack = full
     db = createDb({ path: full.dbPath }).db
   } else {

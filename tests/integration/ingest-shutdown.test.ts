@@ -7,7 +7,7 @@ import { startStack, type Stack } from '../support/stack.js'
 let stack: Stack
 
 beforeAll(async () => {
-  stack = await startStack()
+  stack = await startStack({ parseWorkers: true })
 })
 afterAll(async () => {
   await stack?.stop()
@@ -46,7 +46,7 @@ describe('mail-ingest on SIGTERM', () => {
 describe('mail-ingest on SIGTERM with a session stuck mid-DATA', () => {
   let short: Stack
   beforeAll(async () => {
-    short = await startStack({ env: { SMTP_CLOSE_TIMEOUT_MS: '500' } })
+    short = await startStack({ parseWorkers: true, env: { SMTP_CLOSE_TIMEOUT_MS: '500' } })
   })
   afterAll(async () => {
     await short?.stop()

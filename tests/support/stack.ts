@@ -27,6 +27,12 @@ export interface StackOptions {
   /** Serve the built web app (needs `apps/web/dist`). */
   withWeb?: boolean
   mailDomains?: string
+  /**
+   * mail-ingest's parse and store threads, as production runs them (true), or parsing and writing on its SMTP thread
+   * (SMTP_PARSE_WORKERS=0, the default here): starting those threads is most of ingest's start-up CPU, and only the
+   * suites about ingest itself (crash, shutdown, the corpus, the compiled build) are about them.
+   */
+  parseWorkers?: boolean
 }
 
 export interface Stack {
@@ -64,6 +70,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     HOST: '127.0.0.1',
     SMTP_HOST: '127.0.0.1',
     WEB_DIST_DIR: options.withWeb ? join(REPO_ROOT, 'apps/web/dist') : '',
+    ...(options.parseWorkers ? {} : { SMTP_PARSE_WORKERS: '0' }),
     ...cheapHashing(options.env),
   }
   const run = { compiled: options.compiled, nodeArgs: options.nodeArgs }
