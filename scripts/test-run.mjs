@@ -1,4 +1,4 @@
-// `pnpm test`: the checks, then two streams side by side: the packages' own suites two at a time, and tests/ (whole
+// `pnpm test`: the checks, then two streams side by side: the packages' own suites one package at a time, and tests/ (whole
 // stacks and Chromium). Each stream alone leaves a core idle much of the time (servers starting, pages loading): side
 // by side they keep both busy. `pnpm test:quick` (--quick): the checks and the suites that start no server. Ends with
 // each task's wall time, read from turbo's run summaries, whether or not a phase failed.
@@ -22,7 +22,9 @@ const PHASES = quick
       [
         'suites',
         [
-          ['package suites', ['test', '--filter=!@tempbox/tests', '--concurrency=2']],
+          // One package at a time (each suite runs two files at a time): beside tests/ that already asks for more
+          // than the 2 cores, and fewer suites at once means fewer tests near their time limits.
+          ['package suites', ['test', '--filter=!@tempbox/tests', '--concurrency=1']],
           ['integration and end-to-end', ['test', '--filter=@tempbox/tests', '--concurrency=1']],
         ],
       ],

@@ -2,9 +2,10 @@ import { defineConfig } from 'vitest/config'
 
 export default defineConfig({
   test: {
-    testTimeout: 60_000,
+    // Only bounds a hang: beside the package suites on 2 cores, a CLI through pnpm and tsx took over 60 s at load ~20.
+    testTimeout: 120_000,
     // expect.poll waits for a condition; its default second is too short for a busy shared 2-core machine, where the
-    // package suites and tests/ run side by side. Like the timeouts above, it only bounds a hang.
+    // package suites and tests/ run side by side. Like the timeout above, it only bounds a hang.
     expect: { poll: { timeout: 20_000 } },
     hookTimeout: 180_000,
     // The stacks run the compiled apps: build them (a turbo cache hit when nothing changed) before any file.
