@@ -18,7 +18,7 @@ export function usePostgres() {
   let shared: { url: string; admin: Db } | null = null
   const opened: Db[] = []
   beforeAll(async () => {
-    server = await startPostgres()
+    server = await startPostgres({ durable: false })
   })
   beforeEach(async () => {
     if (shared) await sql.raw(`TRUNCATE ${SHARED_TABLES.join(', ')}`).execute(shared.admin)

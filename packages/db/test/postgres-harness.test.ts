@@ -1,9 +1,9 @@
 import pg from 'pg'
 import { describe, expect, it } from 'vitest'
-import { freshPostgresDatabase } from '../src/testing/index.js'
+import { freshPostgresDatabase, startPostgres } from '../src/testing/index.js'
 
 describe('the test PostgreSQL', () => {
-  it('is a real server on loopback, durable, and gives each caller a database of its own', async () => {
+  it('is a real server on loopback, without flushes to disk, and gives each caller a database of its own', async () => {
     const a = await freshPostgresDatabase()
     const b = await freshPostgresDatabase()
     expect(new URL(a).hostname).toBe('127.0.0.1')
@@ -12,14 +12,31 @@ describe('the test PostgreSQL', () => {
     const client = new pg.Client({ connectionString: a })
     await client.connect()
     try {
-      const { rows } = await client.query<{ version: string; fsync: string; db: string }>(
-        "SELECT version(), current_setting('fsync') AS fsync, current_database() AS db",
+      const { rows } = await client.query<{ version: string; fsync: string; synchronous_commit: string; db: string }>(
+        "SELECT version(), current_setting('fsync') AS fsync, current_setting('synchronous_commit') AS synchronous_commit, current_database() AS db",
       )
       expect(rows[0]!.version).toMatch(/^PostgreSQL \d+/)
-      expect(rows[0]!.fsync).toBe('on')
+      // The suites' server has no power loss to survive; commits still wait for their WAL record (what storage tests see).
+      expect(rows[0]!.fsync).toBe('off')
+      expect(rows[0]!.synchronous_commit).toBe('on')
       expect(rows[0]!.db).toBe(new URL(a).pathname.slice(1))
     } finally {
       await client.end()
+    }
+  })
+
+  it('is durable like production unless told otherwise, as the benchmarks start it', async () => {
+    const server = await startPostgres()
+    const client = new pg.Client({ connectionString: server.url })
+    try {
+      await client.connect()
+      const { rows } = await client.query<{ fsync: string; full_page_writes: string }>(
+        "SELECT current_setting('fsync') AS fsync, current_setting('full_page_writes') AS full_page_writes",
+      )
+      expect(rows[0]).toEqual({ fsync: 'on', full_page_writes: 'on' })
+    } finally {
+      await client.end()
+      await server.stop()
     }
   })
 })

@@ -17,7 +17,7 @@ declare module 'vitest' {
  * milliseconds). vitest calls the returned teardown after the run, failed or not.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const server = await startPostgres()
+  const server = await startPostgres({ durable: false })
   try {
     const template = await createTestDatabase(server.url, 'template')
     const db = createPostgresDb({ url: template, poolSize: 1 })

@@ -70,8 +70,12 @@ function serverUid(): { uid: number; gid: number } | null {
   return { uid: id('-u'), gid: id('-g') }
 }
 
-/** initdb + pg_ctl start (≈ 3 s). The server is durable like production (`fsync=on`), and stops when this process exits. */
-export async function startPostgres(): Promise<PostgresServer> {
+/**
+ * initdb + pg_ctl start (≈ 3 s); stops when this process exits. Durable like production (`fsync=on`) unless
+ * `durable: false`: the test suites' server, which has no power loss to survive (a process killed mid-write loses
+ * nothing either way), skips the flushes that made each `CREATE DATABASE` and commit wait on the disk.
+ */
+export async function startPostgres({ durable = true }: { durable?: boolean } = {}): Promise<PostgresServer> {
   const bin = postgresBinDir()
   const dir = mkdtempSync(join(tmpdir(), 'tempbox-pg-'))
   const owner = serverUid()
@@ -83,7 +87,8 @@ export async function startPostgres(): Promise<PostgresServer> {
   let port: number
   for (let attempt = 1; ; attempt++) {
     port = await freePort()
-    const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=on -c max_connections=200`
+    const flushes = durable ? '-c fsync=on' : '-c fsync=off -c full_page_writes=off'
+    const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 ${flushes} -c max_connections=200`
     try {
       await run(join(bin, 'pg_ctl'), ['-D', data, '-o', options, '-l', log, '-w', '-t', '60', 'start'], log)
       break
