@@ -1,16 +1,11 @@
 import { MessageChannel } from 'node:worker_threads'
-import { StoreRefusal, toStoredSource, type AcceptedDelivery, type RefusalKind, type Storage, type WriterLimits } from '@tempbox/db'
+import { StoreRefusal, type AcceptedDelivery, type RefusalKind, type Storage } from '@tempbox/db'
 import { storageConfig, type Config } from './config.js'
-import { deriveSearchCopy, deriveView } from './derive-view.js'
 import type { SmtpEnvelope } from './mail-auth/check.js'
-import { sendAuthJobs } from './mail-auth/job.js'
 import { startAuthChecker } from './mail-auth/start.js'
-import { storeVerdictsFrom } from './mail-auth/store-verdicts.js'
-import { parseMessage } from './parse-message.js'
-import { startSearchIndexer } from './search-indexer.js'
 import type { ParseRequest, PipelineReply } from './pipeline-messages.js'
-import { createMessageStore } from './store-message.js'
 import { movableMemory, startWorker } from './worker-rpc.js'
+import { writerLimits } from './writer-limits.js'
 
 /** About SQLite's default autocheckpoint size (1,000 pages of 4 KB): keeps the WAL, and so reads, short. */
 const CHECKPOINT_BYTES = 4 * 1024 * 1024
@@ -37,7 +32,7 @@ export interface IngestPipeline {
  * message once.
  */
 export function createIngestPipeline(storage: Storage, config: Config): IngestPipeline {
-  if (config.parseWorkers === 0) return createInProcessPipeline(storage, config)
+  if (config.parseWorkers === 0) return loadInProcessPipeline(storage, config)
   const pending = new Map<number, { resolve: () => void; reject: (error: Error) => void; parser: number }>()
   const limits = writerLimits(config)
   const load: number[] = Array.from({ length: config.parseWorkers }, () => 0)
@@ -133,53 +128,17 @@ export function createIngestPipeline(storage: Storage, config: Config): IngestPi
   }
 }
 
-function createInProcessPipeline(storage: Storage, config: Config): IngestPipeline {
-  const auth = startAuthChecker(config, storage, authCrashed)
-  const authPort = auth?.port
-  if (authPort) storeVerdictsFrom(authPort, storage)
-  const store = createMessageStore(storage.messageWriter(writerLimits(config)), {
-    maxBatchMessages: config.maxBatchMessages,
-    onCommitted: authPort ? (messages, contentIds) => sendAuthJobs(authPort, messages, contentIds) : undefined,
-  })
-  // No checkpoint worker here: this thread fills the search index too (steps of at most a few hundred copies).
-  const indexer = startSearchIndexer(storage)
-  let pending = 0
+/**
+ * SMTP_PARSE_WORKERS=0: parsing and storing on this thread, loaded only then: mailparser and @tempbox/mail-derive would
+ * otherwise sit in the SMTP thread's heap while the workers do that work (issue 29).
+ */
+function loadInProcessPipeline(storage: Storage, config: Config): IngestPipeline {
+  let pipeline: IngestPipeline | null = null
+  const loading = import('./in-process-pipeline.js').then(({ createInProcessPipeline }) => (pipeline = createInProcessPipeline(storage, config)))
   return {
-    ready: auth?.ready ?? Promise.resolve(),
-    pending: () => pending,
-    accept: async (raw, inboxIds, receivedAt, envelope, deliveries) => {
-      pending++
-      try {
-        const parsed = await parseMessage(raw)
-        const source = toStoredSource(raw, parsed.text, parsed.plainBodyStart)
-        const derived = deriveView(parsed)
-        const search = deriveSearchCopy(parsed, derived, config.searchTextMaxChars)
-        await store.store({ inboxIds, source, receivedAt, parsed, derived, search, ...(auth ? { envelope } : {}), ...(deliveries ? { deliveries } : {}) })
-      } finally {
-        pending--
-      }
-    },
-    close: async () => {
-      await store.drain()
-      indexer?.stop()
-      await auth?.stop()
-    },
-  }
-}
-
-/** The sender check is worth less than mail: ingest goes on without it (messages then stay "checking" until a restart). */
-function authCrashed(error: Error): void {
-  console.error('[mail-auth] the worker stopped; messages are no longer checked:', error.message)
-}
-
-function writerLimits(config: Config): WriterLimits {
-  return {
-    databasePath: config.databasePath,
-    maxDatabaseBytes: config.maxDatabaseBytes,
-    minFreeDiskBytes: config.minFreeDiskBytes,
-    maxMessagesPerInbox: config.maxMessagesPerInbox,
-    maxInboxBytes: config.maxInboxBytes,
-    textHeadChars: config.messageTextMaxChars,
-    deliveryLogEntries: config.deliveryLogEntries,
+    ready: loading.then((p) => p.ready),
+    pending: () => pipeline?.pending() ?? 0,
+    accept: async (...args) => (await loading).accept(...args),
+    close: async () => (await loading).close(),
   }
 }

@@ -1,0 +1,16 @@
+import type { StorageConfig } from '@tempbox/db/storage'
+import { startWorker } from './worker-rpc.js'
+
+/**
+ * Runs the pending migrations on a thread that ends once they are done: loaded on the SMTP thread, the migrations and
+ * @tempbox/mail-derive (which a backfill needs) stayed in its heap for the process's life. Rejects when one fails (the
+ * worker logs why); ingest then does not start.
+ */
+export async function migrateApart(database: StorageConfig): Promise<void> {
+  const worker = startWorker(new URL('./migrate-worker.ts', import.meta.url), { workerData: { database }, onMessage: () => {}, onCrash: () => {} })
+  try {
+    await worker.ready
+  } finally {
+    await worker.stop()
+  }
+}
