@@ -2,12 +2,12 @@ import { openStorage } from '@tempbox/db'
 import { serveMetrics } from '@tempbox/metrics'
 import { loadConfig, storageConfig } from './config.js'
 import { startHeartbeat } from './heartbeat.js'
-import { migrateApart } from './migrate-apart.js'
+import { migrateWhenPending } from './migrate-apart.js'
 import { createSmtpServer } from './smtp-server.js'
 
 const config = loadConfig()
-await migrateApart(storageConfig(config, { poolSize: 1 }))
 const storage = openStorage(storageConfig(config))
+await migrateWhenPending(storage.db, storageConfig(config, { poolSize: 1 }))
 const ingest = createSmtpServer({ storage, config })
 const port = await ingest.listen()
 console.log(`[smtp] listening on ${config.host}:${port} for ${config.mailDomains.join(', ')}`)

@@ -1,3 +1,4 @@
+import { hasPendingMigrations, type Db } from '@tempbox/db'
 import type { StorageConfig } from '@tempbox/db/storage'
 import { startWorker } from './worker-rpc.js'
 
@@ -13,4 +14,14 @@ export async function migrateApart(database: StorageConfig): Promise<void> {
   } finally {
     await worker.stop()
   }
+}
+
+/**
+ * migrateApart only when `db` (the same database) has a migration pending: the thread costs about a CPU-second to load
+ * the migrations, and the schema is usually current already (the api migrated it). Resolves whether it migrated.
+ */
+export async function migrateWhenPending(db: Db, database: StorageConfig): Promise<boolean> {
+  if (!(await hasPendingMigrations(db))) return false
+  await migrateApart(database)
+  return true
 }

@@ -1,3 +1,4 @@
+export { hasPendingMigrations } from './migrations/pending.js'
 export { createDb, openDb, migrateToLatest, PAGE_SIZE, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE, type Db, type DbConfig, type Engine, type OpenDbConfig } from './create-db.js'
 export { createPostgresDb, engineOf, isPostgresUrl, DEFAULT_POOL_SIZE, type PostgresConfig } from './postgres-db.js'
 export { resolveDatabasePath, DEFAULT_DATABASE_PATH } from './database-path.js'

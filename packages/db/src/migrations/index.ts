@@ -1,4 +1,5 @@
 import type { Migration, MigrationProvider } from 'kysely'
+import type { SQLITE_MIGRATION_NAMES } from './names.js'
 import { POSTGRES_MIGRATIONS } from './postgres/index.js'
 import * as m0001 from './2026_11_22_000001_create_inbox_and_message.js'
 import * as m0002 from './2026_11_22_000002_create_contact_analytics_links.js'
@@ -28,11 +29,12 @@ import * as m280801 from './2026_11_28_000801_derive_stored_views.js'
 
 /**
  * Migrations are listed statically (not read from disk) so they survive bundling into each app.
- * Add new ones at the end; never edit or reorder a shipped one. Each engine has its own list: a change written with
- * Kysely's schema builder alone usually runs on both (list the same module in postgres/index.ts); where the dialects
- * differ, postgres/ holds its own file of the same name. The engine-parity test fails until both lists agree.
+ * Add new ones at the end (and their names in names.ts); never edit or reorder a shipped one. Each engine has its own
+ * list: a change written with Kysely's schema builder alone usually runs on both (list the same module in
+ * postgres/index.ts); where the dialects differ, postgres/ holds its own file of the same name. The engine-parity test
+ * fails until both lists agree.
  */
-const SQLITE_MIGRATIONS: Record<string, Migration> = {
+const SQLITE_MIGRATIONS: Record<(typeof SQLITE_MIGRATION_NAMES)[number], Migration> = {
   '2026_11_22_000001_create_inbox_and_message': m0001,
   '2026_11_22_000002_create_contact_analytics_links': m0002,
   '2026_11_22_000003_count_generated_addresses': m0003,

@@ -1,4 +1,5 @@
 import type { Migration } from 'kysely'
+import type { POSTGRES_MIGRATION_NAMES } from '../names.js'
 import * as baseline from './2026_11_24_001400_baseline.js'
 import * as m2101 from '../2026_11_24_002101_message_text_head_table.js'
 import * as m3001 from './2026_11_24_003001_unicode_lower.js'
@@ -21,7 +22,7 @@ import * as m280801 from '../2026_11_28_000801_derive_stored_views.js'
  * PostgreSQL's migrations (see ../index.ts). The baseline is SQLite's schema as of 2026_11_24_001201; later changes
  * are added after it, a shared module where Kysely's schema builder says it for both engines.
  */
-export const POSTGRES_MIGRATIONS: Record<string, Migration> = {
+export const POSTGRES_MIGRATIONS: Record<(typeof POSTGRES_MIGRATION_NAMES)[number], Migration> = {
   '2026_11_24_001400_baseline': baseline,
   // Plain SQL that reads the same on both engines.
   '2026_11_24_002101_message_text_head_table': m2101,

@@ -1,0 +1,51 @@
+/**
+ * Each engine's migration names; index.ts and postgres/index.ts key their lists by these types, so the compiler keeps
+ * both in step. Small, so a process tells whether its schema is current (pending.ts) without loading the migrations.
+ */
+export const SQLITE_MIGRATION_NAMES = [
+  '2026_11_22_000001_create_inbox_and_message',
+  '2026_11_22_000002_create_contact_analytics_links',
+  '2026_11_22_000003_count_generated_addresses',
+  '2026_11_23_000004_message_body_from_text',
+  '2026_11_23_000005_owner_setup_and_token_version',
+  '2026_11_23_000006_message_derived_view',
+  '2026_11_23_000007_message_inbox_id_index',
+  '2026_11_23_000008_short_link_owner_secret',
+  '2026_11_23_000009_message_content_stored_once',
+  '2026_11_23_000010_service_heartbeat',
+  '2026_11_23_000011_webhooks',
+  '2026_11_23_000012_inbox_quota_counters',
+  '2026_11_24_000101_message_read_state',
+  '2026_11_24_000201_message_auth',
+  '2026_11_24_001201_message_text_head',
+  '2026_11_24_002101_message_text_head_table',
+  '2026_11_24_000301_burn_after_use',
+  '2026_11_28_000301_auth_sessions',
+  '2026_11_28_000201_issued_addresses',
+  '2026_11_28_000101_message_search_text',
+  '2026_11_28_000401_burn_restore',
+  '2026_11_28_000501_delivery_log',
+  '2026_11_28_000601_message_search_index',
+  '2026_11_28_000701_search_index_apart',
+  '2026_11_28_000801_derive_stored_views',
+] as const
+
+export const POSTGRES_MIGRATION_NAMES = [
+  '2026_11_24_001400_baseline',
+  '2026_11_24_002101_message_text_head_table',
+  '2026_11_24_003001_unicode_lower',
+  '2026_11_24_003002_delete_notifications',
+  '2026_11_24_003101_bodies_stored_uncompressed',
+  '2026_11_24_004001_shared_service_state',
+  '2026_11_24_006001_change_notifications',
+  '2026_11_25_001001_ingest_statement_triggers',
+  '2026_11_28_000301_auth_sessions',
+  '2026_11_28_000201_issued_addresses',
+  '2026_11_28_000202_smtp_guess_window',
+  '2026_11_28_000101_message_search_text',
+  '2026_11_28_000401_burn_restore',
+  '2026_11_28_000501_delivery_log',
+  '2026_11_28_000502_smtp_fault_state',
+  '2026_11_28_000601_message_search_index',
+  '2026_11_28_000801_derive_stored_views',
+] as const
