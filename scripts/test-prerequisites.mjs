@@ -14,9 +14,9 @@ const CHROMIUM_MAJORS_BEHIND = 8
 const onPath = (command) => spawnSync('sh', ['-c', `command -v ${command}`], { stdio: 'ignore' }).status === 0
 const executable = (path) => existsSync(path)
 
-function chromiumPath() {
-  return process.env.CHROMIUM_PATH || '/usr/bin/chromium'
-}
+// tests/support/browser.ts: the headless shell runs the e2e suite, the full browser what the shell lacks.
+const chromiumPath = () => process.env.CHROMIUM_PATH || '/usr/bin/chromium'
+const headlessShellPath = () => process.env.CHROMIUM_HEADLESS_SHELL_PATH || '/usr/bin/chromium-headless-shell'
 
 function playwrightChromiumMajor() {
   const require = createRequire(join(process.cwd(), 'tests', 'package.json'))
@@ -33,6 +33,12 @@ function chromiumMajor(path) {
 
 const needs = [
   { what: 'Chromium (end-to-end tests)', apt: 'chromium', present: () => executable(chromiumPath()), env: 'CHROMIUM_PATH' },
+  {
+    what: "Chromium's headless shell (end-to-end tests)",
+    apt: 'chromium-headless-shell',
+    present: () => executable(headlessShellPath()),
+    env: 'CHROMIUM_HEADLESS_SHELL_PATH',
+  },
   {
     what: "PostgreSQL's server (storage tests on PostgreSQL)",
     apt: 'postgresql',
@@ -66,11 +72,13 @@ if (missing.length > 0) {
 }
 
 const wanted = playwrightChromiumMajor()
-const found = chromiumMajor(chromiumPath())
-if (!(found >= wanted - CHROMIUM_MAJORS_BEHIND)) {
-  console.error(
-    `${chromiumPath()} is Chromium ${Number.isNaN(found) ? '(version unreadable)' : found}; playwright-core drives ${wanted - CHROMIUM_MAJORS_BEHIND}–${wanted} and newer. ` +
-      'Update it (apt-get install -y chromium) or point CHROMIUM_PATH at a newer one.',
-  )
-  process.exit(1)
+for (const [path, apt, env] of [[chromiumPath(), 'chromium', 'CHROMIUM_PATH'], [headlessShellPath(), 'chromium-headless-shell', 'CHROMIUM_HEADLESS_SHELL_PATH']]) {
+  const found = chromiumMajor(path)
+  if (!(found >= wanted - CHROMIUM_MAJORS_BEHIND)) {
+    console.error(
+      `${path} is Chromium ${Number.isNaN(found) ? '(version unreadable)' : found}; playwright-core drives ${wanted - CHROMIUM_MAJORS_BEHIND}–${wanted} and newer. ` +
+        `Update it (apt-get install -y ${apt}) or point ${env} at a newer one.`,
+    )
+    process.exit(1)
+  }
 }

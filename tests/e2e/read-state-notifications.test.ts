@@ -9,7 +9,8 @@ let browser: Browser
 
 beforeAll(async () => {
   stack = await startStack({ withWeb: true })
-  browser = await launchBrowser()
+  // The headless shell reads a granted notification permission back as denied: this file needs the full browser.
+  browser = await launchBrowser({ fullChromium: true })
 })
 
 afterAll(async () => {

@@ -1,7 +1,7 @@
 import { defineConfig } from '@playwright/test'
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../support/browser.js'
+import { CHROMIUM_ARGS, HEADLESS_SHELL_PATH } from '../../support/browser.js'
 
-/** Run by playwright-fixture.test.ts: Debian's Chromium (no downloaded browsers), the JSON report where it says. */
+/** Run by playwright-fixture.test.ts: Debian's Chromium headless shell (no downloaded browsers), the JSON report where it says. */
 export default defineConfig({
   testDir: '.',
   testMatch: '*.spec.ts',
@@ -10,5 +10,5 @@ export default defineConfig({
   timeout: 60_000,
   outputDir: process.env.PW_OUTPUT_DIR,
   reporter: [['json', { outputFile: process.env.PW_JSON_REPORT }]],
-  use: { baseURL: process.env.SIGNUP_URL, headless: true, launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS } },
+  use: { baseURL: process.env.SIGNUP_URL, headless: true, launchOptions: { executablePath: HEADLESS_SHELL_PATH, args: CHROMIUM_ARGS } },
 })
