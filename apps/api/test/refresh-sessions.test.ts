@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { buildTestApp } from './helper.js'
 import type { App } from '../src/app.js'
 
@@ -38,10 +38,11 @@ async function call(method: string, path: string, options: { token?: string; coo
 }
 
 let counter = 0
-async function register(email = `refresh${++counter}@example.com`): Promise<Browser & { email: string }> {
+async function register(email = `refresh${++counter}@example.com`): Promise<Browser & { email: string; expiresAt: number }> {
   const res = await call('POST', '/api/auth/register', { body: { email, password: 'secret-pass' } })
   expect(res.status).toBe(200)
-  return { email, token: ((await res.json()) as { token: string }).token, cookie: refreshCookie(res)!.value }
+  const body = (await res.json()) as { token: string; expiresAt: string }
+  return { email, token: body.token, cookie: refreshCookie(res)!.value, expiresAt: Date.parse(body.expiresAt) }
 }
 
 const me = (token: string) => call('GET', '/api/auth/me', { token })
@@ -61,29 +62,35 @@ describe('access tokens and the refresh cookie', () => {
   })
 
   it('refuses an access token once its lifetime has passed, and the refresh cookie renews it with a new cookie', async () => {
-    await start({ ACCESS_TOKEN_TTL: '1s' })
-    const browser = await register()
-    expect((await me(browser.token)).status).toBe(200)
-    let res = await me(browser.token)
-    while (res.status === 200) {
-      await new Promise((resolve) => setTimeout(resolve, 50))
-      res = await me(browser.token)
-    }
-    expect(res.status).toBe(401)
-    expect(await res.json()).toEqual({ error: 'Your session has expired. Please sign in again.', code: 'unauthorized' })
+    await start({ ACCESS_TOKEN_TTL: '1m' })
+    // The api runs in this process, so this is its clock: the token's lifetime passes when the test says, not when a
+    // busy machine gets to the next request. A token's times are whole seconds (JWT), so the clock starts on one.
+    vi.useFakeTimers({ toFake: ['Date'], now: Math.ceil(Date.now() / 1000) * 1000 })
+    try {
+      const browser = await register()
+      expect(browser.expiresAt).toBe(Date.now() + 60_000)
+      vi.setSystemTime(browser.expiresAt - 1)
+      expect((await me(browser.token)).status).toBe(200)
+      vi.setSystemTime(browser.expiresAt + 1)
+      const res = await me(browser.token)
+      expect(res.status).toBe(401)
+      expect(await res.json()).toEqual({ error: 'Your session has expired. Please sign in again.', code: 'unauthorized' })
 
-    const renewed = await renew(browser.cookie)
-    expect(renewed.status).toBe(200)
-    const body = (await renewed.json()) as { token: string; user: { email: string } }
-    expect(body.user.email).toBe(browser.email)
-    expect((await me(body.token)).status).toBe(200)
-    // The cookie is replaced at each renewal: a copy of the old one no longer renews.
-    const next = refreshCookie(renewed)!.value
-    expect(next).not.toBe(browser.cookie)
-    const replayed = await renew(browser.cookie)
-    expect(replayed.status).toBe(401)
-    expect(await replayed.json()).toEqual(ENDED)
-    expect((await renew(next)).status).toBe(200)
+      const renewed = await renew(browser.cookie)
+      expect(renewed.status).toBe(200)
+      const body = (await renewed.json()) as { token: string; user: { email: string } }
+      expect(body.user.email).toBe(browser.email)
+      expect((await me(body.token)).status).toBe(200)
+      // The cookie is replaced at each renewal: a copy of the old one no longer renews.
+      const next = refreshCookie(renewed)!.value
+      expect(next).not.toBe(browser.cookie)
+      const replayed = await renew(browser.cookie)
+      expect(replayed.status).toBe(401)
+      expect(await replayed.json()).toEqual(ENDED)
+      expect((await renew(next)).status).toBe(200)
+    } finally {
+      vi.useRealTimers()
+    }
   })
 
   it('refuses a renewal without the X-Tempbox-Refresh header, or without a cookie', async () => {
