@@ -1,5 +1,5 @@
 import type { FullMessage } from '@tempbox/types'
-import useSWR from 'swr'
+import useSWR, { useSWRConfig } from 'swr'
 import { apiJson, apiRequest } from '../../../../lib/api-client'
 
 export function messageUrl(address: string, id: string): string {
@@ -16,9 +16,13 @@ export function attachmentUrl(address: string, id: string, index: number): strin
 
 /** The full message (text, sanitized html, headers, attachments), fetched when a message is expanded. */
 export function useMessage(address: string, id: string) {
-  return useSWR<FullMessage>(messageUrl(address, id), (url: string) => apiJson<FullMessage>('GET', url), {
-    // The sender check finishes a moment after the message arrives: ask again until it has.
-    refreshInterval: (message) => (message?.auth?.status === 'checking' ? SENDER_CHECK_POLL_MS : 0),
+  const url = messageUrl(address, id)
+  // The sender check finishes a moment after the message arrives: ask again while the copy held says "checking". A
+  // number, not a function: SWR re-arms its poll timer whenever the option changes (a new function each render, and
+  // the inbox re-renders every second) and asks a function only at mount and after its own polls, not after a fetch.
+  const held = useSWRConfig().cache.get(url)?.data as FullMessage | undefined
+  return useSWR<FullMessage>(url, (key: string) => apiJson<FullMessage>('GET', key), {
+    refreshInterval: held?.auth?.status === 'checking' ? SENDER_CHECK_POLL_MS : 0,
   })
 }
 

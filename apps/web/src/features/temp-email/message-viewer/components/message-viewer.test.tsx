@@ -1,5 +1,6 @@
 import { render, screen, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
+import type { MessageAuth } from '@tempbox/types'
 import { SWRConfig } from 'swr'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import '../../../../lib/i18n'
@@ -7,6 +8,7 @@ import { swrConfig } from '../../../../lib/swr'
 import { fullMessage } from '../../../../testing/mocks/email-data'
 import { emailState, TEST_ADDRESS } from '../../../../testing/mocks/email-handlers'
 import { server } from '../../../../testing/mocks/server'
+import { useNow } from '../../hooks/use-now'
 import { MessageViewer } from './message-viewer'
 
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }))
@@ -100,5 +102,31 @@ describe('a message with more attachments than the server lists', () => {
     renderViewer('21')
     expect(await screen.findByRole('link', { name: 'Download file-1.bin' })).toBeInTheDocument()
     expect(screen.queryByRole('note')).not.toBeInTheDocument()
+  })
+})
+
+describe('a sender check still running', () => {
+  const checked: MessageAuth = {
+    status: 'pass', fromDomain: 'github.com', spf: null, dkim: [{ result: 'pass', domain: 'github.com', selector: 's1', aligned: true }],
+    dmarc: { result: 'pass', domain: 'github.com', policy: 'reject' }, arc: null, authenticationResults: null, checkedAt: '2026-11-24T08:00:00.000Z',
+  }
+
+  /** The viewer as the inbox shows it: the tool around it re-renders every second (its countdown and relative times). */
+  function TickingInbox() {
+    useNow(1000)
+    return <MessageViewer address={TEST_ADDRESS} id="30" onClose={() => {}} onDelete={() => {}} />
+  }
+
+  it('is asked for again until its verdict is in, while the page around it re-renders every second', async () => {
+    const message = fullMessage({ id: '30', subject: 'Signed by GitHub' })
+    emailState.details.set('30', { ...message, auth: { ...checked, status: 'checking', dkim: [], dmarc: null, checkedAt: null } })
+    render(
+      <SWRConfig value={{ ...swrConfig, provider: () => new Map() }}>
+        <TickingInbox />
+      </SWRConfig>,
+    )
+    expect(await screen.findByText('Checking…')).toBeInTheDocument()
+    emailState.details.set('30', { ...message, auth: checked })
+    expect(await screen.findByText('Verified: sent by github.com')).toBeInTheDocument()
   })
 })
