@@ -112,7 +112,7 @@ describe('expiry sweep', () => {
     app = await buildTestApp({ SWEEP_INTERVAL_SECONDS: '1' })
     address = await generate(app)
     await app.db.updateTable('inbox').set({ expires_at: Date.now() - 1000 }).execute()
-    await expect.poll(async () => (await app.db.selectFrom('inbox').select('id').execute()).length, { timeout: 5000 }).toBe(0)
+    await expect.poll(async () => (await app.db.selectFrom('inbox').select('id').execute()).length).toBe(0)
   })
 })
 

@@ -86,7 +86,7 @@ describe('caches of API nodes on one PostgreSQL', () => {
     })
     expect(cut).toBe(2)
 
-    await expect.poll(async () => shown(await list(b, address)), { timeout: 15_000 }).toEqual(['Your code (renamed) (read)'])
+    await expect.poll(async () => shown(await list(b, address))).toEqual(['Your code (renamed) (read)'])
     const kept = await b.inject({ method: 'PUT', url: `/api/email/${address}/expiry`, payload: { days: 2 }, headers: bearer(token) })
     expect(kept.statusCode).toBe(200)
   })

@@ -122,8 +122,8 @@ describe('API nodes on one PostgreSQL', () => {
     expect(cut).toBe(2)
     await deliver(a, address, { subject: 'while away' })
 
-    await expect.poll(() => subjects(onAddress), { timeout: 15_000 }).toEqual(['while away'])
-    await expect.poll(() => onReleased.events.at(-1)?.event, { timeout: 15_000 }).toBe('expired')
+    await expect.poll(() => subjects(onAddress)).toEqual(['while away'])
+    await expect.poll(() => onReleased.events.at(-1)?.event).toBe('expired')
     expect(await listed(b, address)).toEqual(['while away', 'kept'])
     expect(await listed(b, released)).toBe(404)
   })
@@ -149,14 +149,14 @@ describe('API nodes on one PostgreSQL', () => {
       where datname = current_database() and pid <> pg_backend_pid() and query ilike 'LISTEN%'`.execute(a.db)
     expect(cut.rows[0]!.n).toBe(2)
 
-    await expect.poll(async () => (await health()).checks.changeFeed, { timeout: 15_000, interval: 250 }).toMatchObject({
+    await expect.poll(async () => (await health()).checks.changeFeed, { interval: 250 }).toMatchObject({
       ok: false,
       detail: expect.stringMatching(/^Not hearing new mail for \d+\.\d s: the connection that listens to the database is down, reconnecting\.$/),
     })
     expect((await b.inject({ method: 'GET', url: '/api/health' })).statusCode).toBe(503)
 
     await allowConnections(true)
-    await expect.poll(async () => (await health()).checks.changeFeed.ok, { timeout: 15_000, interval: 250 }).toBe(true)
+    await expect.poll(async () => (await health()).checks.changeFeed.ok, { interval: 250 }).toBe(true)
   })
 
   it('mail that two ingest nodes commit out of id order reaches every stream', async () => {
@@ -228,7 +228,7 @@ describe('API nodes on one PostgreSQL', () => {
       await expect.poll(() => subjects).toEqual(['committed first'])
     })
     await slowWrite
-    await expect.poll(() => subjects, { timeout: 10_000 }).toEqual(['committed first', 'committed second'])
+    await expect.poll(() => subjects).toEqual(['committed first', 'committed second'])
     // The one delivered second holds the lower id: it committed below what the loop had read.
     const log = () =>
       app.db.selectFrom('webhook_delivery as d').innerJoin('message as m', 'm.id', 'd.message_id').select(['m.subject', 'd.state']).orderBy('d.id').execute()
