@@ -12,7 +12,7 @@ let stack: Stack
 let browser: Browser
 
 beforeAll(async () => {
-  stack = await startStack({ withWeb: true, parseWorkers: true, env: { MAIL_AUTH_DNS_FIXTURE: dns.path } })
+  stack = await startStack({ withWeb: true, env: { MAIL_AUTH_DNS_FIXTURE: dns.path } })
   browser = await launchBrowser()
 })
 afterAll(async () => {

@@ -13,7 +13,7 @@ let stack: Stack
 let db: Db
 
 beforeAll(async () => {
-  stack = await startStack({ parseWorkers: true, env: { MAIL_AUTH_DNS_FIXTURE: dns.path } })
+  stack = await startStack({ env: { MAIL_AUTH_DNS_FIXTURE: dns.path } })
   db = createDb({ path: stack.dbPath }).db
 })
 afterAll(async () => {

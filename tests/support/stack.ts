@@ -30,7 +30,7 @@ export interface StackOptions {
   /**
    * mail-ingest's parse and store threads, as production runs them (true), or parsing and writing on its SMTP thread
    * (SMTP_PARSE_WORKERS=0, the default here): starting those threads is most of ingest's start-up CPU, and only the
-   * suites about ingest itself (crash, shutdown, the corpus, the compiled build, the sender check) are about them.
+   * suites about ingest itself (crash, shutdown, the corpus, the compiled build) are about them.
    */
   parseWorkers?: boolean
 }
