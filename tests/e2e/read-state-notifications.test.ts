@@ -72,7 +72,7 @@ describe('read state, the title count and notifications in the browser', () => {
     await send(address, 'First code')
     await send(address, 'Second code')
     const inbox = page.locator('#temp-email')
-    await inbox.getByTestId('unread-count').filter({ hasText: 'Unread: 2' }).waitFor({ timeout: 15_000 })
+    await inbox.getByTestId('unread-count').filter({ hasText: 'Unread: 2' }).waitFor()
     const first = inbox.getByTestId('inbox-message').filter({ hasText: 'First code' })
     expect(await first.getAttribute('data-unread')).toBe('true')
     const title = await page.title()
@@ -105,7 +105,7 @@ describe('read state, the title count and notifications in the browser', () => {
 
     await setHidden(page, true)
     await send(address, 'Your login code')
-    await page.waitForFunction(() => (window as unknown as { __notifications: unknown[] }).__notifications.length === 1, undefined, { timeout: 15_000 })
+    await page.waitForFunction(() => (window as unknown as { __notifications: unknown[] }).__notifications.length === 1)
     const notes = await page.evaluate(() => (window as unknown as { __notifications: { title: string; body: string }[] }).__notifications)
     expect(notes).toEqual([{ title: 'New mail from GitHub', body: 'Your login code' }])
     expect(await page.title()).toMatch(/^\(1\) /)
@@ -136,11 +136,11 @@ describe('an address that burns after read, in the browser', () => {
 
     expect((await send(address, 'Your sign-in code', 'Your code is 482913')).response).toMatch(/^250 /)
     const row = tool.getByTestId('inbox-message').filter({ hasText: 'Your sign-in code' })
-    await row.waitFor({ timeout: 15_000 })
+    await row.waitFor()
     await row.getByRole('button').first().click()
 
     const burned = tool.getByTestId('burned-notice')
-    await burned.waitFor({ timeout: 15_000 })
+    await burned.waitFor()
     expect(await burned.getByRole('alert').textContent()).toBe(
       'You read its first message, so this address and its mail have been deleted. Mail sent to it now is refused.',
     )

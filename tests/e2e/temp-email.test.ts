@@ -70,7 +70,7 @@ describe('temporary email in the browser', () => {
     await send(address, { subject: 'Hello from the e2e test', text: 'This is the body of the e2e message. '.repeat(5) })
 
     const row = page.locator('#temp-email').getByRole('button', { name: /Hello from the e2e test/ })
-    await row.waitFor({ timeout: 15_000 })
+    await row.waitFor()
     expect(polls).toBe(0)
     await expect(row.textContent()).resolves.toContain('Sender Example')
     await expect(row.textContent()).resolves.toMatch(/\d+s ago/)

@@ -157,8 +157,8 @@ describe('link shortener', () => {
     await page.reload()
     const reloaded = page.getByTestId('link-shortener').getByTestId('short-links').locator('li')
     // After a reload the app loads again before the list shows (seconds on a busy machine, not the poll's default 1 s).
-    await expect.poll(() => reloaded.count(), { timeout: 15_000 }).toBe(2)
-    await expect.poll(() => reloaded.first().getByTestId('clicks').textContent(), { timeout: 15_000 }).toBe('Clicks: 1')
+    await expect.poll(() => reloaded.count()).toBe(2)
+    await expect.poll(() => reloaded.first().getByTestId('clicks').textContent()).toBe('Clicks: 1')
 
     // A code that does not exist shows the site's 404 page.
     const missing = await page.goto(`${stack.apiUrl}/s/nope00`)

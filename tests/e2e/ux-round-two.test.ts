@@ -92,7 +92,7 @@ describe('new mail, wherever you are', () => {
       else await page.evaluate(() => window.scrollTo(0, 0))
       await send(address, { subject: 'Pill check', text: 'It works...' })
 
-      await page.locator('[data-slot="toast"]', { hasText: 'New mail from Sender Example' }).waitFor({ timeout: 15_000 })
+      await page.locator('[data-slot="toast"]', { hasText: 'New mail from Sender Example' }).waitFor()
       const pill = page.getByTestId('new-mail-pill')
       await pill.waitFor({ state: 'attached' })
       expect(await pill.textContent()).toBe('New mail: 1')

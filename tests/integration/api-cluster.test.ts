@@ -148,7 +148,7 @@ describe('API with API_PROCESSES=2', () => {
       .poll(async () => {
         const res = await freshRequest('GET', `/api/email/${email}`)
         return (JSON.parse(res.body) as { messages?: { subject: string }[] }).messages?.map((m) => m.subject)
-      }, { timeout: 10_000 })
+      })
       .toEqual(['Welcome to Acme'])
     for (let i = 0; i < 2 * WORKERS; i++) {
       const res = await freshRequest('GET', `/api/email/${email}`)
@@ -181,9 +181,9 @@ describe('API with API_PROCESSES=2', () => {
     const [victim, survivor] = before as [number, number]
     process.kill(victim, 'SIGKILL')
     // Once the primary has reaped it, it has stopped handing it connections: the survivor answers them all.
-    await expect.poll(() => readProcess(victim), { timeout: 5_000 }).toBeNull()
+    await expect.poll(() => readProcess(victim)).toBeNull()
     for (let i = 0; i < 10; i++) expect((await freshRequest('GET', '/api/health')).status).toBe(200)
-    await expect.poll(() => workerPids().length, { timeout: 20_000 }).toBe(WORKERS)
+    await expect.poll(() => workerPids().length).toBe(WORKERS)
     const after = workerPids()
     expect(after).toContain(survivor)
     const replacement = after.find((pid) => !before.includes(pid))
@@ -206,7 +206,7 @@ describe('API with API_PROCESSES=2', () => {
     // The primary exits only after its workers have: none may be left behind.
     expect(workers.filter(isRunning)).toEqual([])
     // tsx's esbuild helpers end once their parent's pipe closes.
-    await expect.poll(() => all.filter(isRunning), { timeout: 5_000 }).toEqual([])
+    await expect.poll(() => all.filter(isRunning)).toEqual([])
   })
 })
 
