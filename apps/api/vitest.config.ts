@@ -19,11 +19,15 @@ const ONLY_POSTGRES = 'test/postgres-*.test.ts'
 /** Suites that replace one of our modules (`vi.mock`): a worker shared with other files would keep the real one. */
 const MOCKS_MODULES = ['test/email-generate-retired.test.ts']
 
+/** Stryker's sandbox copies the tests under .stryker-tmp/: a run beside a mutation run must not pick them up. */
+const EXCLUDE = [...configDefaults.exclude, '.stryker-tmp/**']
+
 export default defineConfig({
   test: {
     // argon2 hashing, real database files and forked workers: on a busy 2-core machine a test can take well over
     // vitest's default 5 s without anything being wrong. The limit only bounds a hang; no test asserts on time.
     testTimeout: 30_000,
+    exclude: EXCLUDE,
     // expect.poll waits for a condition; its default second is too short for a busy shared 2-core machine, where the
     // package suites and tests/ run side by side. Like the timeouts above, it only bounds a hang.
     expect: { poll: { timeout: 20_000 } },
@@ -36,7 +40,7 @@ export default defineConfig({
     // app keeps no state at module level; files that mock a module get fresh workers (`sqlite-mocks`).
     isolate: false,
     projects: [
-      { extends: true, test: { name: 'sqlite', exclude: [...configDefaults.exclude, ONLY_POSTGRES, ...MOCKS_MODULES] } },
+      { extends: true, test: { name: 'sqlite', exclude: [...EXCLUDE, ONLY_POSTGRES, ...MOCKS_MODULES] } },
       { extends: true, test: { name: 'sqlite-mocks', include: MOCKS_MODULES, isolate: true } },
       {
         extends: true,
