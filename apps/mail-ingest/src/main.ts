@@ -10,6 +10,8 @@ const storage = openStorage(storageConfig(config))
 await migrateWhenPending(storage.db, storageConfig(config, { poolSize: 1 }))
 const ingest = createSmtpServer({ storage, config })
 const port = await ingest.listen()
+const heartbeat = startHeartbeat(storage.db, config.heartbeatMs)
+await heartbeat.first
 console.log(`[smtp] listening on ${config.host}:${port} for ${config.mailDomains.join(', ')}`)
 console.log(ingest.tlsStatus)
 const metrics = await serveMetrics({
@@ -18,7 +20,6 @@ const metrics = await serveMetrics({
   onError: (error) => console.error('[metrics] collecting failed:', error),
 })
 console.log(`[metrics] listening on ${config.metrics.host}:${metrics.port}`)
-const heartbeat = startHeartbeat(storage.db, config.heartbeatMs)
 
 let isStopping = false
 const stop = async (signal: string) => {
