@@ -65,7 +65,7 @@ describe('addresses you can keep', () => {
     await kept.getByRole('button', { name: `Release ${second}` }).click()
     await page.getByTestId('confirm-dialog').getByRole('button', { name: 'Release' }).click()
     await page.locator('[data-slot="toast"]', { hasText: 'Address Released' }).waitFor()
-    await waitFor(async () => (await kept.getByRole('listitem').count()) === 1, 10_000, 'the released address to leave the list')
+    await waitFor(async () => (await kept.getByRole('listitem').count()) === 1, 20_000, 'the released address to leave the list')
     expect((await fetch(`${stack.apiUrl}/api/email/${encodeURIComponent(second)}`)).status).toBe(404)
     expect(await tool.getByRole('alert').filter({ hasText: 'active addresses' }).count()).toBe(0)
 
@@ -99,7 +99,7 @@ describe('addresses you can keep', () => {
     await row.click()
     await tool.getByRole('button', { name: 'Delete', exact: true }).click()
     await row.waitFor({ state: 'detached' })
-    await waitFor(async () => (await inbox()) === 0, 15_000, 'the server to delete the message after the Undo time')
+    await waitFor(async () => (await inbox()) === 0, 20_000, 'the server to delete the message after the Undo time')
     await context.close()
   })
 })

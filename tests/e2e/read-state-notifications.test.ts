@@ -113,7 +113,7 @@ describe('read state, the title count and notifications in the browser', () => {
     await setHidden(page, false)
     await page.evaluate(() => (window as unknown as { __clickNotification: (i: number) => void }).__clickNotification(0))
     const row = inbox.getByRole('button', { name: /Your login code/ })
-    await waitFor(async () => (await row.getAttribute('aria-expanded')) === 'true', 10_000, 'the message to open')
+    await waitFor(async () => (await row.getAttribute('aria-expanded')) === 'true', 20_000, 'the message to open')
     await page.locator('pre', { hasText: 'Body of Your login code' }).waitFor()
     await inbox.getByTestId('unread-count').waitFor({ state: 'detached' })
     await context.close()

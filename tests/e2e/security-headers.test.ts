@@ -117,7 +117,7 @@ describe('security headers', () => {
     const { page, context, violations } = await watchedPage({ theme: 'light', language: 'en' })
     await page.setContent(`<iframe id="f" src="${stack.apiUrl}/contact" width="600" height="400"></iframe>`)
     // Chromium refuses to render us inside another page and says why.
-    await waitFor(() => violations.some((v) => v.includes("frame-ancestors 'none'")), 10_000, 'the frame to be refused')
+    await waitFor(() => violations.some((v) => v.includes("frame-ancestors 'none'")), 20_000, 'the frame to be refused')
     const frame = (await (await page.$('#f'))!.contentFrame())!
     expect(await frame.getByText('Contact Us').count()).toBe(0)
     await context.close()
@@ -227,7 +227,7 @@ describe('the mail frame', () => {
     const frame = (await (await iframe.elementHandle())!.contentFrame())!
     await frame.getByText('Hostile styles here').waitFor()
     // The message's own cid: image loads (our origin, its attachment path) …
-    await waitFor(async () => (await frame.locator('#logo').evaluate((img) => (img as HTMLImageElement).naturalWidth)) === 2, 10_000, 'the cid image')
+    await waitFor(async () => (await frame.locator('#logo').evaluate((img) => (img as HTMLImageElement).naturalWidth)) === 2, 20_000, 'the cid image')
     await page.mouse.move(10, 10)
     await frame.locator('.f').hover()
     // … and nothing else of ours was asked for: no short link, no other API path.

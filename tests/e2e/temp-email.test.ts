@@ -140,8 +140,8 @@ describe('temporary email in the browser', () => {
     expect(imageHits).toBe(0)
 
     await page.locator('#temp-email').getByRole('button', { name: 'Show images' }).click()
-    await waitFor(() => imageHits > 0, 10_000, 'the remote image to load after Show images')
-    await waitFor(() => imagePaths.includes('/banner.gif'), 10_000, 'the remote CSS background to load after Show images')
+    await waitFor(() => imageHits > 0, 20_000, 'the remote image to load after Show images')
+    await waitFor(() => imagePaths.includes('/banner.gif'), 20_000, 'the remote CSS background to load after Show images')
     expect(await page.evaluate(() => (window as unknown as { __pwned?: string }).__pwned)).toBeUndefined()
     await page.context().close()
   })
@@ -248,12 +248,12 @@ describe('temporary email in the browser', () => {
     await iframe.waitFor()
     const frame = (await (await iframe.elementHandle())!.contentFrame())!
     await frame.waitForLoadState('load')
-    await waitFor(async () => (await frame.locator('#logo').evaluate((img) => (img as HTMLImageElement).naturalWidth)) === 2, 10_000, 'the cid image to render')
+    await waitFor(async () => (await frame.locator('#logo').evaluate((img) => (img as HTMLImageElement).naturalWidth)) === 2, 20_000, 'the cid image to render')
     // The cid image has loaded, so the frame's images have been asked for: the remote one was not.
     expect(await frame.locator('#tracker').evaluate((img) => (img as HTMLImageElement).naturalWidth)).toBe(0)
     expect(imagePaths).not.toContain('/beside-the-logo.gif')
     await page.locator('#temp-email').getByRole('button', { name: 'Show images' }).click()
-    await waitFor(() => imagePaths.includes('/beside-the-logo.gif'), 10_000, 'the remote image to load after Show images')
+    await waitFor(() => imagePaths.includes('/beside-the-logo.gif'), 20_000, 'the remote image to load after Show images')
     await page.context().close()
   })
 

@@ -128,7 +128,7 @@ describe('an account on two devices', () => {
     await dialog.waitFor({ state: 'detached' })
     const first = await generate(laptop.page)
     await laptop.page.locator('#temp-email').getByRole('button', { name: 'New Address' }).click()
-    await waitFor(async () => (await laptop.page.locator('#temp-email-address').inputValue()) !== first, 15_000, 'the second address')
+    await waitFor(async () => (await laptop.page.locator('#temp-email-address').inputValue()) !== first, 20_000, 'the second address')
     const second = await laptop.page.locator('#temp-email-address').inputValue()
 
     const { page: phone, context } = await openPage(PHONE)
@@ -140,7 +140,7 @@ describe('an account on two devices', () => {
     await dialog.locator('form').getByRole('button', { name: 'Sign In' }).click()
     await dialog.waitFor({ state: 'detached' })
     // In the tool itself, not only under Account: the newest opened, both listed.
-    await waitFor(async () => (await tool.locator('#temp-email-address').count()) === 1, 10_000, 'an address open on the phone')
+    await waitFor(async () => (await tool.locator('#temp-email-address').count()) === 1, 20_000, 'an address open on the phone')
     expect(await tool.locator('#temp-email-address').inputValue()).toBe(second)
     await tool.getByText(/No messages yet/).waitFor()
     expect(await tool.getByTestId('kept-addresses').getByRole('listitem').allInnerTexts()).toEqual([
@@ -168,11 +168,11 @@ describe('right to left', () => {
     const tool = page.locator('#temp-email')
     // A second address, so this browser's list has a switch button (for the first) beside the release buttons.
     await tool.getByRole('button', { name: 'عنوان جديد' }).click()
-    await waitFor(async () => (await page.locator('#temp-email-address').inputValue()) !== first, 15_000, 'the second address')
+    await waitFor(async () => (await page.locator('#temp-email-address').inputValue()) !== first, 20_000, 'the second address')
     const address = await page.locator('#temp-email-address').inputValue()
     await send(address, { subject: 'Your code', text: 'Your code is 482913.' })
     await send(address, { subject: 'Second', text: 'Hello again.' })
-    await waitFor(async () => (await tool.getByTestId('inbox-message').count()) === 2, 15_000, 'both messages listed')
+    await waitFor(async () => (await tool.getByTestId('inbox-message').count()) === 2, 20_000, 'both messages listed')
     const kept = tool.getByTestId('kept-addresses')
     expect(await kept.getByRole('button', { name: `تبديل ${first}`, exact: true }).count()).toBe(1)
     expect(await kept.getByRole('button', { name: /^التخلّي / }).count()).toBe(2)
@@ -230,7 +230,7 @@ describe('nothing covering the page', () => {
     const page = await context.newPage()
     await page.goto(`${stack.apiUrl}/#tools`)
     await page.locator('#temp-email').waitFor()
-    await waitFor(async () => Math.abs((await page.locator('#tools').boundingBox())!.y - 80) < 4, 10_000, '#tools at the top of the window')
+    await waitFor(async () => Math.abs((await page.locator('#tools').boundingBox())!.y - 80) < 4, 20_000, '#tools at the top of the window')
     expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(200)
     // Reading goes on from there (focus), with no ring drawn around the whole section.
     expect(await focused(page)).toMatchObject({ element: 'tools', outline: 'none' })
@@ -243,7 +243,7 @@ describe('nothing covering the page', () => {
     const link = page.getByRole('contentinfo').getByRole('link', { name: 'Tools', exact: true })
     await link.focus()
     await page.keyboard.press('Enter')
-    await waitFor(async () => (await focused(page)).element === 'tools', 10_000, 'focus on the tools section')
+    await waitFor(async () => (await focused(page)).element === 'tools', 20_000, 'focus on the tools section')
     expect(await focused(page)).toEqual({ element: 'tools', ringExpected: true, outline: 'none' })
 
     // The new-mail pill, pressed with Enter, brings the inbox heading into view and focus.
@@ -255,7 +255,7 @@ describe('nothing covering the page', () => {
     // Focused where it is, as Tab would find it: scrolling it to the middle could bring the list into view.
     await pill.evaluate((el: HTMLElement) => el.focus({ preventScroll: true }))
     await page.keyboard.press('Enter')
-    await waitFor(async () => (await focused(page)).element === 'H3', 10_000, 'focus on the inbox heading')
+    await waitFor(async () => (await focused(page)).element === 'H3', 20_000, 'focus on the inbox heading')
     expect(await focused(page)).toEqual({ element: 'H3', ringExpected: true, outline: 'none' })
     await context.close()
   })
@@ -266,7 +266,7 @@ describe('nothing covering the page', () => {
     const tool = page.locator('#temp-email')
     await send(address, { subject: 'First', text: 'One.' })
     await send(address, { subject: 'Second', text: 'Two.' })
-    await waitFor(async () => (await tool.getByTestId('inbox-message').count()) === 2, 15_000, 'both messages listed')
+    await waitFor(async () => (await tool.getByTestId('inbox-message').count()) === 2, 20_000, 'both messages listed')
 
     const search = tool.getByRole('searchbox', { name: 'Search messages' })
     await search.fill('nothing like this')
@@ -277,7 +277,7 @@ describe('nothing covering the page', () => {
     expect(await nativeClearButtonWidth(page, '#temp-email input[type="search"]')).toBe(0)
 
     await tool.getByRole('button', { name: 'Clear search' }).click()
-    await waitFor(async () => (await tool.getByTestId('inbox-message').count()) === 2, 10_000, 'the whole inbox again')
+    await waitFor(async () => (await tool.getByTestId('inbox-message').count()) === 2, 20_000, 'the whole inbox again')
     expect(await search.inputValue()).toBe('')
     await context.close()
   })
@@ -302,7 +302,7 @@ describe('no CSP error in the console', () => {
     expect(await page.evaluate(() => getComputedStyle(document.body).overflow)).toBe('hidden')
     await page.keyboard.press('Escape')
     await page.getByRole('dialog').waitFor({ state: 'detached' })
-    await waitFor(async () => (await page.evaluate(() => getComputedStyle(document.body).overflow)) !== 'hidden', 5_000, 'the scroll lock to end')
+    await waitFor(async () => (await page.evaluate(() => getComputedStyle(document.body).overflow)) !== 'hidden', 20_000, 'the scroll lock to end')
     expect(violations).toEqual([])
     expect(errors.filter((text) => /Content Security Policy/i.test(text))).toEqual([])
     await context.close()

@@ -51,7 +51,7 @@ async function openConnection(workers = workerPids()): Promise<Connection> {
   const socket = connect({ host: '127.0.0.1', port: stack.httpPort })
   await new Promise<void>((ok, fail) => socket.once('connect', ok).once('error', fail))
   let worker: number | undefined
-  await waitFor(() => (worker = connectionOwner(stack.httpPort, socket.localPort!, workers)) !== undefined, 5_000, 'a worker to take the connection')
+  await waitFor(() => (worker = connectionOwner(stack.httpPort, socket.localPort!, workers)) !== undefined, 20_000, 'a worker to take the connection')
   return { socket, worker: worker! }
 }
 

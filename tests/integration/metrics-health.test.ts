@@ -69,7 +69,7 @@ describe('metrics and health of the real api and mail-ingest', () => {
     expect(open).not.toContain(address.split('@')[0])
 
     controller.abort()
-    await waitFor(async () => sample(await scrape(stack.metricsPort), 'tempbox_sse_clients') === 0, 10_000, 'the stream to be counted as closed')
+    await waitFor(async () => sample(await scrape(stack.metricsPort), 'tempbox_sse_clients') === 0, 20_000, 'the stream to be counted as closed')
   })
 
   it('serves metrics only on their own listener, not on the public port', async () => {
@@ -101,6 +101,6 @@ describe('metrics and health of the real api and mail-ingest', () => {
     expect((await fetch(`${stack.apiUrl}/api/health/live`)).status).toBe(200)
 
     await stack.restartIngest()
-    await waitFor(async () => (await fetch(`${stack.apiUrl}/api/health`)).status === 200, 15_000, 'readiness to return with ingest')
+    await waitFor(async () => (await fetch(`${stack.apiUrl}/api/health`)).status === 200, 20_000, 'readiness to return with ingest')
   })
 })

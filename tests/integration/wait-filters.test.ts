@@ -47,7 +47,7 @@ describe('a filtered wait over the real stack (SMTP in, long poll out)', () => {
     await send(address, 'Not us <noreply@elsewhere.test>', 'Reset your password')
     await send(address, 'MyApp <noreply@myapp.test>', 'Reset your password', 'Your code is 482913.')
     // All three are stored and listed; none but the last matches, and one match is not the two asked for.
-    await waitFor(async () => (await listed(address)) === 3, 10_000, 'three listed messages')
+    await waitFor(async () => (await listed(address)) === 3, 20_000, 'three listed messages')
     expect(answered).toBe(false)
 
     await send(address, 'MyApp <NoReply@MyApp.test>', 'RESET confirmed')

@@ -138,7 +138,7 @@ describe('webhooks over the real stack', () => {
     expect(payload.links.attachmentsTruncated).toBe(false)
     expect(await (await fetch(payload.links.attachments[0]!)).text()).toBe('attached')
 
-    await waitFor(async () => (await deliveries(address))[0]?.state === 'delivered', 10_000, 'the delivery to be recorded')
+    await waitFor(async () => (await deliveries(address))[0]?.state === 'delivered', 20_000, 'the delivery to be recorded')
     expect(await deliveries(address)).toEqual([
       expect.objectContaining({ id: payload.deliveryId, state: 'delivered', attempts: 1, lastStatusCode: 200, lastError: null }),
     ])
