@@ -46,15 +46,16 @@ export type App = FastifyInstance<RawServerDefault, RawRequestDefaultExpression,
 /**
  * Builds the HTTP app (plugins, then routes); never listens, so tests inject requests directly.
  * `sharedState` is a cluster worker's, handed in; else this process's own, or on PostgreSQL the database's
- * (service-state/open-shared-state.ts).
+ * (service-state/open-shared-state.ts). `logStream` takes the log lines instead of stdout (the tests read them there).
  */
-export async function buildApp(config: Config, sharedState?: SharedState): Promise<App> {
+export async function buildApp(config: Config, sharedState?: SharedState, { logStream }: { logStream?: { write: (line: string) => void } } = {}): Promise<App> {
   const options: FastifyServerOptions = {
     logger: config.logLevel === 'silent' ? false : {
       level: config.logLevel,
       // Production logs hold no raw IP, address, token or password (privacy promise): a request is its method and its
       // URL with addresses, IPs, codes and query values replaced; headers and bodies are never logged.
       serializers: config.isProduction ? { req: (req) => ({ method: req.method, url: redactUrl(req.url) }) } : undefined,
+      stream: logStream,
     },
     logController: new AccessLog(config.logRequests),
     childLoggerFactory: lazyChildLogger,
