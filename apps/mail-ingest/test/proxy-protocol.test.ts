@@ -70,6 +70,15 @@ async function createInbox(): Promise<string> {
   return `${localPart}@${DOMAIN}`
 }
 
+/**
+ * A direct client is greeted as soon as it connects: a forged PROXY header races that greeting (it lost under load
+ * in a CI run), so the 421 may follow a 220. Nothing else may come first.
+ */
+async function refusalAfterGreeting(session: ReturnType<typeof rawSession>): Promise<string> {
+  const first = await session.reply()
+  return first.startsWith('220 ') ? session.reply() : first
+}
+
 describe('SMTP behind a balancer that sends the PROXY protocol', { timeout: 30_000 }, () => {
   it('gives each client behind one balancer its own SMTP_MAX_CLIENTS_PER_IP, over v1 and v2 (IPv6 by /64)', async () => {
     const port = await startServer({ SMTP_MAX_CLIENTS_PER_IP: '1' })
@@ -127,12 +136,12 @@ describe('SMTP behind a balancer that sends the PROXY protocol', { timeout: 30_0
     const port = await startServer()
     const forged = rawSession(port, STRANGER)
     forged.socket.write(proxyV1('198.51.100.7'))
-    expect(await forged.reply()).toBe(`421 4.7.0 ${DOMAIN} PROXY protocol header not accepted: you are not a trusted proxy, closing connection`)
+    expect(await refusalAfterGreeting(forged)).toBe(`421 4.7.0 ${DOMAIN} PROXY protocol header not accepted: you are not a trusted proxy, closing connection`)
     await forged.closed
-    expect(forged.lines).toHaveLength(1)
+    expect(forged.lines.filter((line) => !line.startsWith('220 '))).toHaveLength(1)
     const forgedV2 = rawSession(port, STRANGER)
     forgedV2.socket.write(proxyV2({ remoteAddress: '198.51.100.7', remotePort: 1, localAddress: '10.0.0.2', localPort: 25 }))
-    expect(await forgedV2.reply()).toMatch(/^421 4\.7\.0 .* not a trusted proxy/)
+    expect(await refusalAfterGreeting(forgedV2)).toMatch(/^421 4\.7\.0 .* not a trusted proxy/)
     await forgedV2.closed
     expect(await refusals('proxy_untrusted')).toBe(2)
     const direct = rawSession(port, STRANGER)
