@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import type { FullMessage } from '@tempbox/types'
 import type { App } from '../src/app.js'
-import { buildTestApp, refuseWrites } from './helper.js'
+import { refuseWrites } from '@tempbox/db/testing'
+import { buildTestApp } from './helper.js'
 import { deliver, generate } from './email-fixtures.js'
 
 const LIMIT = 1000

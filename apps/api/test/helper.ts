@@ -1,8 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { sql } from 'kysely'
-import { engineOf, type Db } from '@tempbox/db'
 import { migratedPostgresDatabase, migratedSqliteFile } from '@tempbox/db/testing'
 import { loadConfig, type Config } from '../src/config.js'
 import { buildApp, type App } from '../src/app.js'
@@ -62,16 +60,4 @@ export const onPostgres = process.env.TEST_ENGINE === 'postgres'
 async function engineEnv(env: Record<string, string>): Promise<Record<string, string>> {
   if (!onPostgres || env.DATABASE_URL !== undefined || env.DATABASE_PATH !== undefined) return {}
   return { DATABASE_URL: await migratedPostgresDatabase('api'), JWT_SECRET: 'the test run’s secret, shared as every node’s is' }
-}
-
-/** Makes the database refuse every INSERT or UPDATE of `table` from now on, as a read-only or failing store would. */
-export async function refuseWrites(db: Db, table: 'message_content' | 'message_text_head', action: 'insert' | 'update'): Promise<void> {
-  const name = sql.raw(`refuse_${action}_${table}`)
-  const event = sql.raw(action.toUpperCase())
-  if (engineOf(db) === 'postgres') {
-    await sql`CREATE FUNCTION ${name}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'refused'; END $$`.execute(db)
-    await sql`CREATE TRIGGER ${name} BEFORE ${event} ON ${sql.table(table)} FOR EACH ROW EXECUTE FUNCTION ${name}()`.execute(db)
-  } else {
-    await sql`CREATE TRIGGER ${name} BEFORE ${event} ON ${sql.table(table)} BEGIN SELECT RAISE(ABORT, 'refused'); END`.execute(db)
-  }
 }

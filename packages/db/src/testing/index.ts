@@ -7,6 +7,7 @@ import type {} from './global-setup.js'
 
 export { startPostgres, createTestDatabase, databaseUrl, postgresBinDir, type PostgresServer } from './postgres.js'
 export { migratedSqliteFile } from './sqlite-template.js'
+export { refuseWrites } from './refuse-writes.js'
 
 /** The engines every storage test runs on, for `describe.each(ENGINES)`. */
 export const ENGINES = ['sqlite', 'postgres'] as const
