@@ -7,6 +7,7 @@ import { insertMessage } from '@tempbox/db'
 import { buildTestApp } from './helper.js'
 import { bearer, signUp } from './auth-helpers.js'
 import { expectRateLimited } from './rate-limit-answer.js'
+import type { FastifyRequest, onRequestHookHandler } from 'fastify'
 import type { App } from '../src/app.js'
 import { loadConfig } from '../src/config.js'
 
@@ -165,6 +166,28 @@ describe('me and tokens', () => {
       expect(res.json().email).toMatch(/@/)
     }
     expect(await app.db.selectFrom('inbox').select('user_id').execute()).toEqual([{ user_id: null }, { user_id: null }, { user_id: null }])
+  })
+
+  it('keeps a guest route’s own onRequest guard, one hook or a list, beside the optional sign-in', async () => {
+    await app.close()
+    app = await buildTestApp({}, undefined, (built) => {
+      const guard: onRequestHookHandler = (request, reply, done) => {
+        if (request.headers['x-refused'] === undefined) return done()
+        void reply.code(403).send({ error: 'Refused by the route’s own guard.', code: 'forbidden' })
+      }
+      const whoAmI = async (request: FastifyRequest) => ({ userId: request.userId })
+      built.get('/api/guarded-one', { config: { optionalSignIn: true }, onRequest: guard }, whoAmI)
+      built.get('/api/guarded-list', { config: { optionalSignIn: true }, onRequest: [guard] }, whoAmI)
+    })
+    const { token, email } = await signUp(app)
+    const { id: me } = await app.db.selectFrom('user').select('id').where('email', '=', email).executeTakeFirstOrThrow()
+    for (const url of ['/api/guarded-one', '/api/guarded-list']) {
+      const refused = await app.inject({ method: 'GET', url, headers: { ...bearer(token), 'x-refused': '1' } })
+      expect(refused.statusCode).toBe(403)
+      expect(refused.json()).toEqual({ error: 'Refused by the route’s own guard.', code: 'forbidden' })
+      expect((await app.inject({ method: 'GET', url, headers: bearer(token) })).json()).toEqual({ userId: me })
+      expect((await app.inject({ method: 'GET', url })).json()).toEqual({ userId: null })
+    }
   })
 
   it('signs access tokens that expire after 15 minutes', async () => {
