@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { migrateToLatest, openStorage, type Db, type Storage } from '@tempbox/db'
+import { listDeliveries, migrateToLatest, openStorage, type Db, type Storage } from '@tempbox/db'
 import { ENGINES, freshPostgresDatabase, type TestEngine } from '@tempbox/db/testing'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { loadConfig, storageConfig } from '../src/config.js'
@@ -196,7 +196,7 @@ describe.each(ENGINES)('on %s', (engine) => {
   })
 
   describe('the whole store', () => {
-    it('answers 452 4.3.1 at DATA rather than grow the database past MAX_DATABASE_BYTES, then at RCPT; reads go on', async () => {
+    it('answers 452 4.3.1 at DATA rather than grow the database past MAX_DATABASE_BYTES, logged, then at RCPT; reads go on', async () => {
       const to = await createInbox()
       // Room for the small message with a margin (its first commit grows a fresh PostgreSQL database by about 72 KB:
       // new pages for each table and index it touches), and far less than the big one needs.
@@ -210,6 +210,14 @@ describe.each(ENGINES)('on %s', (engine) => {
       const big = `${'z'.repeat(76)}\r\n`.repeat(16_000) // 1.25 MB
       expect(await data(s, 'big', big)).toBe('452 4.3.1 Insufficient system storage, try again later')
       expect(await storedIn(to)).toEqual(['small'])
+      // The inbox's delivery log (newest first) tells its owner the store was full, not the inbox.
+      const { id } = await db.selectFrom('inbox').select('id').where('address', '=', to).executeTakeFirstOrThrow()
+      await servers[0]!.ingest.flushDeliveryLog()
+      const sizeOf = (subject: string, body: string) => `Subject: ${subject}\r\n\r\n${body}\r\n`.length
+      expect((await listDeliveries(db, Number(id), { limit: 10 })).map((r) => [r.result, r.reply_code, r.enhanced_status, r.reason, r.size])).toEqual([
+        ['deferred', 452, '4.3.1', 'storage_full', sizeOf('big', big)],
+        ['accepted', 250, '2.0.0', 'accepted', sizeOf('small', 'hello')],
+      ])
       // Filled up to the cap by other mail: RCPT refuses before any data is sent.
       await db.insertInto('contact_message').values({ name: 'n', email: 'e@example.test', subject: 's', message: randomBytes(600 * 1024).toString('base64'), submitted_at: Date.now() }).execute()
       await expect.poll(async () => {

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { CONTENT_COLUMNS, fullSource, listDeliveries, migrateToLatest, openStorage, selectMessagesWithContent, type Storage } from '@tempbox/db'
+import { refuseWrites } from '@tempbox/db/testing'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { loadConfig } from '../src/config.js'
 import { createSmtpServer, type IngestServer } from '../src/smtp-server.js'
@@ -181,6 +182,22 @@ describe('DATA', () => {
     expect(await s.command(`${messageOf(500)}.`)).toBe('451 4.3.0 Could not store the message, please try again later')
     await s.command('QUIT')
     expect(await refusalCount(ingest, 'store_failed')).toBe(1)
+  })
+
+  it('answers 451 4.3.0 when the store refuses the write, and the inbox’s delivery log says store_failed', async () => {
+    const { address, id } = await inbox()
+    const allowWrites = await refuseWrites(storage.db, 'message_content', 'insert')
+    try {
+      const s = await session()
+      expect(await s.command(`RCPT TO:<${address}>`)).toBe('250 Accepted')
+      expect(await s.command('DATA')).toMatch(/^354 /)
+      expect(await s.command(`${messageOf(500)}.`)).toBe('451 4.3.0 Could not store the message, please try again later')
+      await s.command('QUIT')
+    } finally {
+      await allowWrites()
+    }
+    expect(await stored(id)).toEqual([])
+    expect(await log(id)).toEqual([['deferred', 451, '4.3.0', 'store_failed', 500]])
   })
 
   it('answers 451 4.3.1 to a message that outgrows SMTP_MAX_INFLIGHT_BYTES while it arrives, stores nothing, then takes one that fits', async () => {
