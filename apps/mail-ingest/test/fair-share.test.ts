@@ -1,30 +1,21 @@
 import { randomBytes } from 'node:crypto'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { listDeliveries, migrateToLatest, openStorage, type Db, type Storage } from '@tempbox/db'
+import { listDeliveries, type Db, type Storage } from '@tempbox/db'
 import { ENGINES, freshPostgresDatabase, type TestEngine } from '@tempbox/db/testing'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
-import { loadConfig, storageConfig } from '../src/config.js'
 import type { RefusalReason } from '../src/metrics.js'
-import { createSmtpServer, type IngestServer } from '../src/smtp-server.js'
 import { metricValue, refusalCount } from './refusals.js'
+import { openTestDatabase, startIngest, type TestDatabase, type TestIngest } from './test-ingest.js'
 import { rawSession } from '../../../tests/support/smtp-session.js'
 
 const DOMAIN = 'tempbox.test'
-let dataDir: string
-let dbPath: string
-/** DATABASE_URL of the engine under test: a database of its own on the run's PostgreSQL, or none (the SQLite file). */
-let databaseUrl: string | undefined
+/** The engine under test's database: a database of its own on the run's PostgreSQL, or the SQLite file. */
+let database: TestDatabase
 let db: Db
 let storage: Storage
-const servers: { ingest: IngestServer; storage: Storage }[] = []
+const servers: TestIngest[] = []
 
 afterEach(async () => {
-  for (const { ingest, storage: own } of servers.splice(0)) {
-    await ingest.close()
-    await own.close()
-  }
+  for (const server of servers.splice(0)) await server.close()
 })
 
 /**
@@ -33,13 +24,9 @@ afterEach(async () => {
  * sender check, a server starts without loading five threads' code, which took most of this file's time.
  */
 async function startServer(env: Record<string, string>): Promise<number> {
-  const config = loadConfig({
-    SMTP_PORT: '0', DATABASE_PATH: dbPath, DATABASE_URL: databaseUrl ?? '', MAIL_DOMAINS: DOMAIN, SMTP_INBOX_CACHE_MS: '0', MAIL_AUTH: 'off', SMTP_PARSE_WORKERS: '0', ...env,
-  })
-  const own = openStorage(storageConfig(config))
-  const ingest = createSmtpServer({ storage: own, config })
-  servers.push({ ingest, storage: own })
-  return ingest.listen()
+  const server = await startIngest(database, { MAIL_DOMAINS: DOMAIN, SMTP_INBOX_CACHE_MS: '0', MAIL_AUTH: 'off', SMTP_PARSE_WORKERS: '0', ...env }, { ownConnection: true })
+  servers.push(server)
+  return server.port
 }
 
 /** The test's server's count of refusals for one reason. */
@@ -73,18 +60,11 @@ async function data(s: Awaited<ReturnType<typeof session>>, subject: string, bod
 
 /** The test file's database on `engine`, migrated. */
 async function openDatabase(engine: TestEngine): Promise<void> {
-  dataDir = mkdtempSync(join(tmpdir(), 'mail-ingest-fair-'))
-  dbPath = join(dataDir, 'tempbox.sqlite')
-  databaseUrl = engine === 'postgres' ? await freshPostgresDatabase('fair') : undefined
-  storage = openStorage({ path: dbPath, url: databaseUrl })
-  db = storage.db
-  await migrateToLatest(db)
+  database = await openTestDatabase('mail-ingest-fair', engine === 'postgres' ? await freshPostgresDatabase('fair') : undefined)
+  ;({ db, storage } = database)
 }
 
-async function closeDatabase(): Promise<void> {
-  await storage.close()
-  rmSync(dataDir, { recursive: true, force: true })
-}
+const closeDatabase = () => database.close()
 
 describe.each(ENGINES)('on %s', (engine) => {
   beforeAll(() => openDatabase(engine))

@@ -1,14 +1,10 @@
 import { execFile } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { promisify } from 'node:util'
-import { listDeliveries, migrateToLatest, openStorage, type Storage } from '@tempbox/db'
+import { listDeliveries } from '@tempbox/db'
 import { ENGINES, migratedPostgresDatabase } from '@tempbox/db/testing'
 import nodemailer from 'nodemailer'
 import { afterEach, describe, expect, it } from 'vitest'
-import { loadConfig } from '../src/config.js'
-import { createSmtpServer, type IngestServer } from '../src/smtp-server.js'
+import { openTestDatabase, startIngest, type TestIngest } from './test-ingest.js'
 import { rawSession } from '../../../tests/support/smtp-session.js'
 
 const DOMAIN = 'tempbox.test'
@@ -22,22 +18,16 @@ afterEach(async () => {
 
 /** `nodes` ingest servers on one new database with a clock the test moves (on PostgreSQL two: the fault state is shared). */
 async function start(engine: (typeof ENGINES)[number], extraEnv: Record<string, string> = {}, nodeCount = engine === 'postgres' ? 2 : 1) {
-  const dir = mkdtempSync(join(tmpdir(), 'fault-tags-'))
-  cleanups.push(() => rmSync(dir, { recursive: true, force: true }))
-  const url = engine === 'postgres' ? await migratedPostgresDatabase('faults') : undefined
-  const path = join(dir, 'tempbox.sqlite')
-  const storage = openStorage({ path, url })
-  cleanups.push(() => storage.close())
-  await migrateToLatest(storage.db)
+  const database = await openTestDatabase('fault-tags', engine === 'postgres' ? await migratedPostgresDatabase('faults') : undefined)
+  cleanups.push(database.close)
+  const { storage } = database
   const clock = { now: Date.now() }
-  const env = { SMTP_PORT: '0', DATABASE_PATH: path, ...(url ? { DATABASE_URL: url } : {}), MAIL_DOMAINS: DOMAIN, MAIL_AUTH: 'off', SMTP_INBOX_CACHE_MS: '0', SMTP_PARSE_WORKERS: '0', ...extraEnv }
-  const nodes: { port: number; ingest: IngestServer }[] = []
+  const env = { MAIL_DOMAINS: DOMAIN, MAIL_AUTH: 'off', SMTP_INBOX_CACHE_MS: '0', SMTP_PARSE_WORKERS: '0', ...extraEnv }
+  const nodes: TestIngest[] = []
   for (let i = 0; i < nodeCount; i++) {
-    const nodeStorage: Storage = i === 0 ? storage : openStorage({ path, url })
-    if (i > 0) cleanups.push(() => nodeStorage.close())
-    const ingest = createSmtpServer({ storage: nodeStorage, config: loadConfig(env), clock: () => clock.now })
-    nodes.push({ port: await ingest.listen(), ingest })
-    cleanups.push(() => ingest.close())
+    const node = await startIngest(database, env, { clock: () => clock.now, ownConnection: i > 0 })
+    cleanups.push(node.close)
+    nodes.push(node)
   }
   const issue = async (localPart: string) => {
     const row = await storage.db

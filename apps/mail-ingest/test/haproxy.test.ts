@@ -1,20 +1,18 @@
 import { spawn, type ChildProcess } from 'node:child_process'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { migrateToLatest, openStorage, type Storage } from '@tempbox/db'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { loadConfig } from '../src/config.js'
-import { createSmtpServer, type IngestServer } from '../src/smtp-server.js'
+import type { IngestServer } from '../src/smtp-server.js'
 import { refusalCount } from './refusals.js'
+import { openTestDatabase, startIngest, type TestDatabase, type TestIngest } from './test-ingest.js'
 import { rawSession } from '../../../tests/support/smtp-session.js'
 
 /** Debian's haproxy package (.ci/run installs it where missing); HAPROXY_PATH where it lives elsewhere. */
 const HAPROXY = process.env.HAPROXY_PATH ?? '/usr/sbin/haproxy'
 const DOMAIN = 'tempbox.test'
-let dataDir: string
-let storage: Storage
+let database: TestDatabase | undefined
+let server: TestIngest | undefined
 let ingest: IngestServer
 let haproxy: ChildProcess
 /** HAProxy's two SMTP entry points: `send-proxy` (v1) and `send-proxy-v2` to the same ingest. */
@@ -31,15 +29,14 @@ async function freePort(): Promise<number> {
 
 
 beforeAll(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), 'mail-ingest-haproxy-'))
-  const config = loadConfig({
-    SMTP_PORT: '0', SMTP_CLOSE_TIMEOUT_MS: '0', DATABASE_PATH: join(dataDir, 'tempbox.sqlite'), MAIL_DOMAINS: DOMAIN, MAIL_AUTH: 'off', SMTP_PARSE_WORKERS: '0',
+  database = await openTestDatabase('mail-ingest-haproxy')
+  const dataDir = database.dir
+  server = await startIngest(database, {
+    SMTP_CLOSE_TIMEOUT_MS: '0', MAIL_DOMAINS: DOMAIN, MAIL_AUTH: 'off', SMTP_PARSE_WORKERS: '0',
     SMTP_MAX_CLIENTS_PER_IP: '1', SMTP_PROXY_PROTOCOL: 'on', SMTP_TRUSTED_PROXIES: '127.0.0.1',
   })
-  storage = openStorage({ path: config.databasePath })
-  await migrateToLatest(storage.db)
-  ingest = createSmtpServer({ storage, config })
-  const ingestPort = await ingest.listen()
+  ;({ ingest } = server)
+  const ingestPort = server.port
   ;[v1Port, v2Port] = [await freePort(), await freePort()]
   // The SMTP part of deploy/haproxy.cfg, with fixed servers instead of Docker's DNS, and health checks, which carry
   // the header too.
@@ -65,9 +62,8 @@ afterAll(async () => {
     haproxy.kill('SIGTERM')
     await exited
   }
-  await ingest?.close()
-  await storage?.close()
-  rmSync(dataDir, { recursive: true, force: true })
+  await server?.close()
+  await database?.close()
 })
 
 describe('mail-ingest behind a real HAProxy', () => {

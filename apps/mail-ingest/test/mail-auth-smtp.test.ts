@@ -1,39 +1,31 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { migrateToLatest, openStorage, type Db, type Storage } from '@tempbox/db'
+import type { Db } from '@tempbox/db'
 import { ENGINES, freshPostgresDatabase } from '@tempbox/db/testing'
 import nodemailer from 'nodemailer'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { loadConfig, storageConfig } from '../src/config.js'
-import { createSmtpServer, type IngestServer } from '../src/smtp-server.js'
+import { openTestDatabase, startIngest, type TestDatabase } from './test-ingest.js'
 import { dmarcReject, plainMail, signingDomain, signMail } from '../../../tests/support/dkim.js'
 
 const DOMAIN = 'tempbox.test'
 /** The check runs after the 250, on its own thread: at load 12+ on 2 cores it took over 15 s. Only bounds a hang. */
 const CHECKED = { timeout: 60_000 }
 const github = signingDomain('github.com')
-let dataDir: string
-/** DATABASE_URL of the engine under test: a database of its own on the run's PostgreSQL, or none (the SQLite file). */
-let databaseUrl: string | undefined
-let testStorage: Storage
+/** The engine under test's database: a database of its own on the run's PostgreSQL, or the SQLite file. */
+let database: TestDatabase
 let db: Db
 
 async function withIngest(env: Record<string, string>, run: (send: (raw: string, to: string) => Promise<void>) => Promise<void>) {
-  const config = loadConfig({
-    SMTP_PORT: '0', SMTP_CLOSE_TIMEOUT_MS: '0', DATABASE_PATH: join(dataDir, 'tempbox.sqlite'), DATABASE_URL: databaseUrl ?? '', MAIL_DOMAINS: DOMAIN, MAIL_AUTH_DNS_FIXTURE: join(dataDir, 'dns.json'), ...env,
-  })
-  const storage = openStorage(storageConfig(config))
-  const ingest: IngestServer = createSmtpServer({ storage, config })
-  const port = await ingest.listen()
+  const { port, close } = await startIngest(database, {
+    SMTP_CLOSE_TIMEOUT_MS: '0', MAIL_DOMAINS: DOMAIN, MAIL_AUTH_DNS_FIXTURE: join(database.dir, 'dns.json'), ...env,
+  }, { ownConnection: true })
   const transport = nodemailer.createTransport({ host: '127.0.0.1', port, secure: false, ignoreTLS: true, name: 'mail.github.com' })
   try {
     await run(async (raw, to) => {
       await transport.sendMail({ envelope: { from: 'bounce@github.com', to }, raw })
     })
   } finally {
-    await ingest.close()
-    await storage.close()
+    await close()
   }
 }
 
@@ -53,18 +45,12 @@ async function authOf(address: string) {
 
 describe.each(ENGINES)('the sender check over SMTP, on %s', { timeout: 120_000 }, (engine) => {
   beforeAll(async () => {
-    dataDir = mkdtempSync(join(tmpdir(), 'mail-auth-smtp-'))
-    writeFileSync(join(dataDir, 'dns.json'), JSON.stringify({ ...github.zone, ...dmarcReject('github.com') }))
-    databaseUrl = engine === 'postgres' ? await freshPostgresDatabase('mail_auth') : undefined
-    testStorage = openStorage({ path: join(dataDir, 'tempbox.sqlite'), url: databaseUrl })
-    db = testStorage.db
-    await migrateToLatest(db)
+    database = await openTestDatabase('mail-auth-smtp', engine === 'postgres' ? await freshPostgresDatabase('mail_auth') : undefined)
+    writeFileSync(join(database.dir, 'dns.json'), JSON.stringify({ ...github.zone, ...dmarcReject('github.com') }))
+    db = database.db
   })
 
-  afterAll(async () => {
-    await testStorage.close()
-    rmSync(dataDir, { recursive: true, force: true })
-  })
+  afterAll(() => database.close())
 
   it('stores pass for a signed mail once checked, after the 250 (parse and store workers)', async () => {
     const to = await createInbox('signed-mail')

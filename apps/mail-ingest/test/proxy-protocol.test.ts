@@ -1,12 +1,10 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { migrateToLatest, openStorage, type Db, type Storage } from '@tempbox/db'
+import type { Db } from '@tempbox/db'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { loadConfig, storageConfig } from '../src/config.js'
 import type { RefusalReason } from '../src/metrics.js'
-import { createSmtpServer, type IngestServer } from '../src/smtp-server.js'
 import { refusalCount } from './refusals.js'
+import { openTestDatabase, startIngest, type TestDatabase, type TestIngest } from './test-ingest.js'
 import { plainMail } from '../../../tests/support/dkim.js'
 import { proxyV1, proxyV2 } from '../../../tests/support/proxy-header.js'
 import { rawSession } from '../../../tests/support/smtp-session.js'
@@ -15,43 +13,32 @@ const DOMAIN = 'tempbox.test'
 /** The balancer: every session below that comes from it is another client behind it. */
 const BALANCER = '127.0.0.2'
 const STRANGER = '127.0.0.3'
-let dataDir: string
-let storage: Storage
+let database: TestDatabase
 let db: Db
-const servers: { ingest: IngestServer; storage: Storage }[] = []
+const servers: TestIngest[] = []
 
 beforeAll(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), 'mail-ingest-proxy-'))
+  database = await openTestDatabase('mail-ingest-proxy')
   // SPF of proxied.example allows one client address only: the verdict shows which address the check was given.
-  writeFileSync(join(dataDir, 'dns.json'), JSON.stringify({ 'proxied.example': { TXT: [['v=spf1 ip4:198.51.100.7 -all']] } }))
-  storage = openStorage({ path: join(dataDir, 'tempbox.sqlite') })
-  db = storage.db
-  await migrateToLatest(db)
+  writeFileSync(join(database.dir, 'dns.json'), JSON.stringify({ 'proxied.example': { TXT: [['v=spf1 ip4:198.51.100.7 -all']] } }))
+  db = database.db
 })
 
-afterAll(async () => {
-  await storage.close()
-  rmSync(dataDir, { recursive: true, force: true })
-})
+afterAll(() => database.close())
 
 afterEach(async () => {
-  for (const { ingest, storage: own } of servers.splice(0)) {
-    await ingest.close()
-    await own.close()
-  }
+  for (const server of servers.splice(0)) await server.close()
 })
 
 async function startServer(env: Record<string, string> = {}): Promise<number> {
-  const config = loadConfig({
-    SMTP_PORT: '0', SMTP_CLOSE_TIMEOUT_MS: '0', DATABASE_PATH: join(dataDir, 'tempbox.sqlite'), MAIL_DOMAINS: DOMAIN, SMTP_INBOX_CACHE_MS: '0',
+  const server = await startIngest(database, {
+    SMTP_CLOSE_TIMEOUT_MS: '0', MAIL_DOMAINS: DOMAIN, SMTP_INBOX_CACHE_MS: '0',
     // Only the sender-check test needs the check and its worker; threads cost seconds to start on a busy machine.
-    MAIL_AUTH: 'off', SMTP_PARSE_WORKERS: '0', MAIL_AUTH_DNS_FIXTURE: join(dataDir, 'dns.json'),
+    MAIL_AUTH: 'off', SMTP_PARSE_WORKERS: '0', MAIL_AUTH_DNS_FIXTURE: join(database.dir, 'dns.json'),
     SMTP_PROXY_PROTOCOL: 'on', SMTP_TRUSTED_PROXIES: `${BALANCER}, 192.0.2.0/24`, ...env,
-  })
-  const own = openStorage(storageConfig(config))
-  const ingest = createSmtpServer({ storage: own, config })
-  servers.push({ ingest, storage: own })
-  return ingest.listen()
+  }, { ownConnection: true })
+  servers.push(server)
+  return server.port
 }
 
 const refusals = (reason: RefusalReason) => refusalCount(servers[0]!.ingest, reason)
@@ -182,9 +169,7 @@ describe('SMTP behind a balancer that sends the PROXY protocol', { timeout: 30_0
     const port = await startServer({ SMTP_PROXY_HEADER_TIMEOUT_MS: '60000' })
     const waiting = throughBalancer(port, 'PROXY TCP4 198.51.100.1')
     await expect.poll(() => waiting.socket.bytesWritten).toBeGreaterThan(0)
-    const { ingest, storage: own } = servers.pop()!
-    await ingest.close()
-    await own.close()
+    await servers.pop()!.close()
     await waiting.closed
     expect(waiting.lines).toEqual([])
   })

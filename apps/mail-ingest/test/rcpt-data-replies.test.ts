@@ -1,12 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { CONTENT_COLUMNS, fullSource, listDeliveries, migrateToLatest, openStorage, selectMessagesWithContent, type Storage } from '@tempbox/db'
+import { CONTENT_COLUMNS, fullSource, listDeliveries, selectMessagesWithContent, type Storage } from '@tempbox/db'
 import { refuseWrites } from '@tempbox/db/testing'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { loadConfig } from '../src/config.js'
-import { createSmtpServer, type IngestServer } from '../src/smtp-server.js'
+import type { IngestServer } from '../src/smtp-server.js'
 import { refusalCount } from './refusals.js'
+import { openTestDatabase, startIngest, type TestDatabase, type TestIngest } from './test-ingest.js'
 import { rawSession } from '../../../tests/support/smtp-session.js'
 
 /**
@@ -16,29 +13,25 @@ import { rawSession } from '../../../tests/support/smtp-session.js'
 const DOMAIN = 'tempbox.test'
 const MAX_MESSAGE_BYTES = 4096
 const MAX_INBOX_BYTES = 8192
-let dir: string
+const PLAIN = { MAIL_DOMAINS: DOMAIN, MAIL_AUTH: 'off', SMTP_PARSE_WORKERS: '0', SMTP_INBOX_CACHE_MS: '0' }
+let database: TestDatabase
+let server: TestIngest
 let storage: Storage
 let ingest: IngestServer
 let port: number
-let path: string
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'rcpt-data-replies-'))
-  path = join(dir, 'tempbox.sqlite')
-  storage = openStorage({ path })
-  await migrateToLatest(storage.db)
-  const config = loadConfig({
-    SMTP_PORT: '0', DATABASE_PATH: path, MAIL_DOMAINS: DOMAIN, MAIL_AUTH: 'off', SMTP_PARSE_WORKERS: '0', SMTP_INBOX_CACHE_MS: '0',
-    SMTP_MAX_RECIPIENTS: '3', MAX_MESSAGE_BYTES: String(MAX_MESSAGE_BYTES), MAX_MESSAGES_PER_INBOX: '2', MAX_INBOX_BYTES: String(MAX_INBOX_BYTES),
+  database = await openTestDatabase('rcpt-data-replies')
+  server = await startIngest(database, {
+    ...PLAIN, SMTP_MAX_RECIPIENTS: '3', MAX_MESSAGE_BYTES: String(MAX_MESSAGE_BYTES), MAX_MESSAGES_PER_INBOX: '2', MAX_INBOX_BYTES: String(MAX_INBOX_BYTES),
   })
-  ingest = createSmtpServer({ storage, config })
-  port = await ingest.listen()
+  ;({ storage } = database)
+  ;({ ingest, port } = server)
 })
 
 afterAll(async () => {
-  await ingest.close()
-  await storage.close()
-  rmSync(dir, { recursive: true, force: true })
+  await server.close()
+  await database.close()
 })
 
 let made = 0
@@ -201,21 +194,17 @@ describe('DATA', () => {
   })
 
   it('answers 451 4.3.1 to a message that outgrows SMTP_MAX_INFLIGHT_BYTES while it arrives, stores nothing, then takes one that fits', async () => {
-    const config = loadConfig({
-      SMTP_PORT: '0', DATABASE_PATH: path, MAIL_DOMAINS: DOMAIN, MAIL_AUTH: 'off', SMTP_PARSE_WORKERS: '0', SMTP_INBOX_CACHE_MS: '0',
-      MAX_MESSAGE_BYTES: String(MAX_MESSAGE_BYTES), SMTP_MAX_INFLIGHT_BYTES: '2048',
-    })
-    const small = createSmtpServer({ storage, config })
+    const small = await startIngest(database, { ...PLAIN, MAX_MESSAGE_BYTES: String(MAX_MESSAGE_BYTES), SMTP_MAX_INFLIGHT_BYTES: '2048' })
     try {
       const { address, id } = await inbox()
-      const s = await session('', await small.listen())
+      const s = await session('', small.port)
       expect(await s.command(`RCPT TO:<${address}>`)).toBe('250 Accepted')
       expect(await s.command('DATA')).toMatch(/^354 /)
       expect(await s.command(`${messageOf(3000)}.`)).toBe('451 4.3.1 Too much mail in progress, please try again later')
       expect(await stored(id)).toEqual([])
-      await small.flushDeliveryLog()
+      await small.ingest.flushDeliveryLog()
       expect((await listDeliveries(storage.db, id, { limit: 10 })).map((r) => [r.result, r.reply_code, r.enhanced_status, r.reason])).toEqual([['deferred', 451, '4.3.1', 'busy']])
-      expect(await refusalCount(small, 'busy')).toBe(1)
+      expect(await refusalCount(small.ingest, 'busy')).toBe(1)
       // What it held was given back: a message that fits is taken on the same session.
       expect(await s.command('MAIL FROM:<sender@example.test>')).toMatch(/^250 /)
       expect(await s.command(`RCPT TO:<${address}>`)).toBe('250 Accepted')

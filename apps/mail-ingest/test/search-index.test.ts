@@ -1,11 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { createDb, migrateToLatest, openSearchIndexForReading, openStorage, searchIndexPath, searchInboxPage } from '@tempbox/db'
+import { createDb, openSearchIndexForReading, searchIndexPath, searchInboxPage } from '@tempbox/db'
 import nodemailer from 'nodemailer'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { loadConfig } from '../src/config.js'
-import { createSmtpServer } from '../src/smtp-server.js'
+import { openTestDatabase, startIngest } from './test-ingest.js'
 
 const DOMAIN = 'tempbox.test'
 const cleanups: (() => Promise<void> | void)[] = []
@@ -35,19 +31,15 @@ describe.each([
 ])('SQLite search index, with %s', (_, extraEnv) => {
   // Boots the real worker threads (through tsx here): allowed longer than a protocol test on a busy machine.
   it('is filled after the commit off the writer, and lets go of deleted mail', { timeout: 90_000 }, async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'search-index-'))
-    cleanups.push(() => rmSync(dir, { recursive: true, force: true }))
-    const path = join(dir, 'tempbox.sqlite')
-    const storage = openStorage({ path })
-    cleanups.push(() => storage.close())
-    await migrateToLatest(storage.db)
+    const database = await openTestDatabase('search-index')
+    cleanups.push(database.close)
+    const { path, storage } = database
     const now = Date.now()
     const inbox = await storage.db
       .insertInto('inbox').values({ address: `reader@${DOMAIN}`, local_part: 'reader', domain: DOMAIN, created_at: now, expires_at: now + 3_600_000 })
       .returning('id').executeTakeFirstOrThrow()
-    const ingest = createSmtpServer({ storage, config: loadConfig({ SMTP_PORT: '0', DATABASE_PATH: path, MAIL_DOMAINS: DOMAIN, MAIL_AUTH: 'off', ...extraEnv }) })
-    const port = await ingest.listen()
-    cleanups.push(() => ingest.close())
+    const { ingest, port, close } = await startIngest(database, { MAIL_DOMAINS: DOMAIN, MAIL_AUTH: 'off', ...extraEnv })
+    cleanups.push(close)
 
     const transport = nodemailer.createTransport({ host: '127.0.0.1', port, secure: false, ignoreTLS: true })
     await transport.sendMail({ from: 'shop@sender.test', to: `reader@${DOMAIN}`, subject: 'Ihre Bestellbestätigung', text: 'Lieferung nach Köln' })

@@ -1,22 +1,21 @@
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
+import { readFileSync, statSync } from 'node:fs'
 import { once } from 'node:events'
 import { connect } from 'node:net'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { CONTENT_COLUMNS, fullSource, migrateToLatest, openStorage, selectMessagesWithContent, type Db, type Storage } from '@tempbox/db'
+import { CONTENT_COLUMNS, fullSource, selectMessagesWithContent, type Db, type Storage } from '@tempbox/db'
 import { sql } from 'kysely'
 import nodemailer, { type SendMailOptions } from 'nodemailer'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { loadConfig } from '../src/config.js'
-import { createSmtpServer, type IngestServer } from '../src/smtp-server.js'
+import { openTestDatabase, startIngest, type TestDatabase, type TestIngest } from './test-ingest.js'
 import { rawSession } from '../../../tests/support/smtp-session.js'
 
 const DOMAIN = 'tempbox.test'
 const HOUR = 3_600_000
+/** What a test's own server (beside the suite's) runs with: no worker threads to start, only the limit it is about. */
+const PLAIN = { MAIL_DOMAINS: DOMAIN, SMTP_PARSE_WORKERS: '0' }
+let database: TestDatabase
+let suite: TestIngest
 let db: Db
-let ingest: IngestServer
 let port: number
-let dataDir: string
 let dbPath: string
 let storage: Storage
 
@@ -52,22 +51,16 @@ async function sendExpectingRefusal(mail: SendMailOptions): Promise<{ responseCo
 
 beforeAll(async () => {
   // A real file, as in production: parsing and writing then run in their worker threads.
-  dataDir = mkdtempSync(join(tmpdir(), 'mail-ingest-test-'))
-  const path = join(dataDir, 'tempbox.sqlite')
-  dbPath = path
-  storage = openStorage({ path })
-  db = storage.db
-  await migrateToLatest(db)
+  database = await openTestDatabase('mail-ingest-test')
+  ;({ path: dbPath, storage, db } = database)
   // A small view limit, so a message under the size limit can carry a text longer than a view shows.
-  const config = loadConfig({ SMTP_PORT: '0', DATABASE_PATH: path, MAIL_DOMAINS: DOMAIN, MAX_MESSAGE_BYTES: String(64 * 1024), MESSAGE_TEXT_MAX_CHARS: '1000' })
-  ingest = createSmtpServer({ storage, config })
-  port = await ingest.listen()
+  suite = await startIngest(database, { MAIL_DOMAINS: DOMAIN, MAX_MESSAGE_BYTES: String(64 * 1024), MESSAGE_TEXT_MAX_CHARS: '1000' })
+  port = suite.port
 })
 
 afterAll(async () => {
-  await ingest.close()
-  await storage.close()
-  rmSync(dataDir, { recursive: true, force: true })
+  await suite.close()
+  await database.close()
 })
 
 describe('mail ingest over SMTP', () => {
@@ -308,11 +301,10 @@ describe('mail ingest over SMTP', () => {
 
 describe('limits over SMTP', () => {
   it('answers 452 to recipients beyond SMTP_MAX_RECIPIENTS and delivers to the ones before', async () => {
-    const config = loadConfig({ SMTP_PORT: '0', DATABASE_PATH: dbPath, MAIL_DOMAINS: DOMAIN, SMTP_MAX_RECIPIENTS: '2', SMTP_PARSE_WORKERS: '0' })
-    const capped = createSmtpServer({ storage, config })
+    const capped = await startIngest(database, { ...PLAIN, SMTP_MAX_RECIPIENTS: '2' })
     try {
       const [a, b, c] = [await createInbox('cap-a'), await createInbox('cap-b'), await createInbox('cap-c')]
-      const session = rawSession(await capped.listen())
+      const session = rawSession(capped.port)
       expect(await session.reply()).toMatch(/^220 /)
       expect(await session.command('EHLO test.local')).toMatch(/^250 /)
       expect(await session.command('MAIL FROM:<a@example.test>')).toMatch(/^250 /)
@@ -368,9 +360,8 @@ describe("ingest's inbox cache", () => {
 
   /** A server whose cache outlives the test: only the expiry check on a hit and the store's own check can refuse. */
   async function cachedServer(clock: () => number = Date.now) {
-    const config = loadConfig({ SMTP_PORT: '0', DATABASE_PATH: dbPath, MAIL_DOMAINS: DOMAIN, SMTP_INBOX_CACHE_MS: '600000', SMTP_PARSE_WORKERS: '0' })
-    const server = createSmtpServer({ storage, config, clock })
-    const session = rawSession(await server.listen())
+    const server = await startIngest(database, { ...PLAIN, SMTP_INBOX_CACHE_MS: '600000' }, { clock })
+    const session = rawSession(server.port)
     expect(await session.reply()).toMatch(/^220 /)
     expect(await session.command('EHLO test.local')).toMatch(/^250 /)
     return { server, session }
@@ -424,10 +415,9 @@ describe("ingest's inbox cache", () => {
 
 describe('slow clients', () => {
   it('tells a client silent past SMTP_SOCKET_TIMEOUT_MS so (421), then closes it', async () => {
-    const config = loadConfig({ SMTP_PORT: '0', DATABASE_PATH: dbPath, MAIL_DOMAINS: DOMAIN, SMTP_SOCKET_TIMEOUT_MS: '1000', SMTP_PARSE_WORKERS: '0' })
-    const idle = createSmtpServer({ storage, config })
+    const idle = await startIngest(database, { ...PLAIN, SMTP_SOCKET_TIMEOUT_MS: '1000' })
     try {
-      const session = rawSession(await idle.listen())
+      const session = rawSession(idle.port)
       expect(await session.reply()).toMatch(/^220 /)
       expect(await session.command('EHLO test.local')).toMatch(/^250 /)
       // Then nothing: the server must end the session by itself.
@@ -439,10 +429,9 @@ describe('slow clients', () => {
   })
 
   it('tells a client that keeps a session busy past the session cap so (421), then closes it', async () => {
-    const config = loadConfig({ SMTP_PORT: '0', DATABASE_PATH: dbPath, MAIL_DOMAINS: DOMAIN, SMTP_MAX_SESSION_MS: '1000', SMTP_PARSE_WORKERS: '0' })
-    const capped = createSmtpServer({ storage, config })
+    const capped = await startIngest(database, { ...PLAIN, SMTP_MAX_SESSION_MS: '1000' })
     try {
-      const session = rawSession(await capped.listen())
+      const session = rawSession(capped.port)
       expect(await session.reply()).toMatch(/^220 /)
       // A NOOP every 100 ms keeps the session from ever being idle, so only the session cap can end it.
       const trickle = setInterval(() => { if (!session.socket.destroyed) session.socket.write('NOOP\r\n') }, 100)
@@ -457,15 +446,13 @@ describe('slow clients', () => {
 
   it('serves a session until the last millisecond before SMTP_MAX_SESSION_MS, then says 421 and closes it', async () => {
     const cap = 5 * 60_000
-    const config = loadConfig({ SMTP_PORT: '0', DATABASE_PATH: dbPath, MAIL_DOMAINS: DOMAIN, SMTP_MAX_SESSION_MS: String(cap), SMTP_PARSE_WORKERS: '0' })
-    const capped = createSmtpServer({ storage, config })
-    const cappedPort = await capped.listen()
+    const capped = await startIngest(database, { ...PLAIN, SMTP_MAX_SESSION_MS: String(cap) })
     // The cap's timer runs on a faked clock, so the test can stand one millisecond either side of it. The socket's idle
     // timeout runs on Node's own timers, which stay real (and far away).
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] })
     try {
-      const connected = once(capped.server.server, 'connection')
-      const session = rawSession(cappedPort)
+      const connected = once(capped.ingest.server.server, 'connection')
+      const session = rawSession(capped.port)
       await connected
       // The cap's timer was set by the server's first 'connection' listener, at this (faked) instant.
       const start = Date.now()
@@ -493,10 +480,9 @@ describe('slow clients', () => {
 describe('closing with a session stuck mid-DATA', () => {
   /** A server of its own (the suite's keeps running) and a session that sent DATA and some bytes, never the final dot. */
   async function stuckSession(closeTimeoutMs: string) {
-    const config = loadConfig({ SMTP_PORT: '0', DATABASE_PATH: dbPath, MAIL_DOMAINS: DOMAIN, SMTP_CLOSE_TIMEOUT_MS: closeTimeoutMs, SMTP_PARSE_WORKERS: '0' })
-    const server = createSmtpServer({ storage, config })
+    const server = await startIngest(database, { ...PLAIN, SMTP_CLOSE_TIMEOUT_MS: closeTimeoutMs })
     const to = await createInbox(`stuck-${closeTimeoutMs}`)
-    const session = rawSession(await server.listen())
+    const session = rawSession(server.port)
     expect(await session.reply()).toMatch(/^220 /)
     expect(await session.command('EHLO test.local')).toMatch(/^250 /)
     expect(await session.command('MAIL FROM:<a@example.test>')).toMatch(/^250 /)

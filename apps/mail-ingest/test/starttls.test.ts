@@ -1,20 +1,21 @@
 import { execFileSync } from 'node:child_process'
-import { copyFileSync, mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs'
+import { copyFileSync, readFileSync, renameSync } from 'node:fs'
 import { connect } from 'node:net'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { migrateToLatest, openStorage, type Db, type Storage } from '@tempbox/db'
+import type { Db, Storage } from '@tempbox/db'
 import nodemailer from 'nodemailer'
 import { afterEach, beforeAll, afterAll, describe, expect, it } from 'vitest'
 import { loadConfig } from '../src/config.js'
-import { createSmtpServer, type IngestServer } from '../src/smtp-server.js'
+import { createSmtpServer } from '../src/smtp-server.js'
+import { openTestDatabase, startIngest, type TestDatabase, type TestIngest } from './test-ingest.js'
 
 const DOMAIN = 'tempbox.test'
+let database: TestDatabase
 let dir: string
 let db: Db
 let storage: Storage
 let dbPath: string
-let servers: IngestServer[] = []
+let servers: TestIngest[] = []
 
 /** A self-signed certificate for `name`, made with the openssl CLI (no key or certificate lives in the repo). */
 function makeCertificate(name: string): { cert: string; key: string } {
@@ -30,11 +31,10 @@ function install(from: string, to: string): void {
   renameSync(`${to}.new`, to)
 }
 
-async function start(env: Record<string, string>): Promise<{ ingest: IngestServer; port: number }> {
-  const config = loadConfig({ SMTP_PORT: '0', DATABASE_PATH: dbPath, MAIL_DOMAINS: DOMAIN, SMTP_TLS_RELOAD_CHECK_MS: '100', SMTP_PARSE_WORKERS: '0', SMTP_CLOSE_TIMEOUT_MS: '0', ...env })
-  const ingest = createSmtpServer({ storage, config })
-  servers.push(ingest)
-  return { ingest, port: await ingest.listen() }
+async function start(env: Record<string, string>): Promise<TestIngest> {
+  const server = await startIngest(database, { MAIL_DOMAINS: DOMAIN, SMTP_TLS_RELOAD_CHECK_MS: '100', SMTP_PARSE_WORKERS: '0', SMTP_CLOSE_TIMEOUT_MS: '0', ...env })
+  servers.push(server)
+  return server
 }
 
 /** A client that insists on STARTTLS and trusts only `caFile`, for the host name `servername`. */
@@ -73,11 +73,8 @@ function ehlo(port: number): Promise<string> {
 }
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'mail-ingest-tls-'))
-  dbPath = join(dir, 'tempbox.sqlite')
-  storage = openStorage({ path: dbPath })
-  db = storage.db
-  await migrateToLatest(db)
+  database = await openTestDatabase('mail-ingest-tls')
+  ;({ dir, path: dbPath, storage, db } = database)
   await db.insertInto('inbox').values({ address: `codes@${DOMAIN}`, local_part: 'codes', domain: DOMAIN, created_at: Date.now(), expires_at: Date.now() + 3_600_000 }).execute()
 })
 
@@ -87,8 +84,7 @@ afterEach(async () => {
 })
 
 afterAll(async () => {
-  await storage.close()
-  rmSync(dir, { recursive: true, force: true })
+  await database.close()
 })
 
 describe('STARTTLS', () => {
