@@ -1,7 +1,11 @@
-import { openIssuedAddresses, recordIssuedAddress } from '@tempbox/db'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { migrateToLatest, openIssuedAddresses, openStorage, recordIssuedAddress, type Storage } from '@tempbox/db'
 import { ENGINES, migratedPostgresDatabase } from '@tempbox/db/testing'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { openTestDatabase, startIngest } from './test-ingest.js'
+import { loadConfig } from '../src/config.js'
+import { createSmtpServer, type IngestServer } from '../src/smtp-server.js'
 import { rawSession } from '../../../tests/support/smtp-session.js'
 
 const DOMAIN = 'tempbox.test'
@@ -15,16 +19,22 @@ afterEach(async () => {
 
 /** `nodes` ingest servers on one new database, with a clock the test moves; on SQLite one node (one host). */
 async function start(engine: (typeof ENGINES)[number], nodes = 1) {
-  const database = await openTestDatabase('guess-limit', engine === 'postgres' ? await migratedPostgresDatabase('guess') : undefined)
-  cleanups.push(database.close)
-  const { storage } = database
+  const dir = mkdtempSync(join(tmpdir(), 'guess-limit-'))
+  cleanups.push(() => rmSync(dir, { recursive: true, force: true }))
+  const url = engine === 'postgres' ? await migratedPostgresDatabase('guess') : undefined
+  const path = join(dir, 'tempbox.sqlite')
+  const storage = openStorage({ path, url })
+  cleanups.push(() => storage.close())
+  await migrateToLatest(storage.db)
   const clock = { now: Date.now() }
-  const env = { MAIL_DOMAINS: DOMAIN, SMTP_GUESS_LIMIT_PER_MINUTE: String(LIMIT), SMTP_PARSE_WORKERS: '0' }
+  const env = { SMTP_PORT: '0', DATABASE_PATH: path, ...(url ? { DATABASE_URL: url } : {}), MAIL_DOMAINS: DOMAIN, SMTP_GUESS_LIMIT_PER_MINUTE: String(LIMIT), SMTP_PARSE_WORKERS: '0' }
   const ports: number[] = []
   for (let i = 0; i < nodes; i++) {
-    const node = await startIngest(database, env, { clock: () => clock.now, ownConnection: i > 0 })
-    cleanups.push(node.close)
-    ports.push(node.port)
+    const nodeStorage: Storage = i === 0 ? storage : openStorage({ path, url })
+    if (i > 0) cleanups.push(() => nodeStorage.close())
+    const ingest: IngestServer = createSmtpServer({ storage: nodeStorage, config: loadConfig(env), clock: () => clock.now })
+    ports.push(await ingest.listen())
+    cleanups.push(() => ingest.close())
   }
   const issued = openIssuedAddresses(storage.db)
   /** An address as the api issues it: an inbox and its entry in the issued list; `expiresAt` in the past for an old one. */
