@@ -2,7 +2,7 @@ import { MessageChannel } from 'node:worker_threads'
 import { StoreRefusal, type AcceptedDelivery, type RefusalKind, type Storage } from '@tempbox/db'
 import { storageConfig, type Config } from './config.js'
 import type { SmtpEnvelope } from './mail-auth/check.js'
-import { startAuthChecker } from './mail-auth/start.js'
+import { senderCheckStopper, settleLeftoverChecks } from './mail-auth/start.js'
 import type { ParseRequest, PipelineReply } from './pipeline-messages.js'
 import { movableMemory, startWorker } from './worker-rpc.js'
 import { writerLimits } from './writer-limits.js'
@@ -61,37 +61,27 @@ export function createIngestPipeline(storage: Storage, config: Config): IngestPi
     process.exit(1)
   }
   const channels = load.map(() => new MessageChannel())
-  const checkpointChannel = new MessageChannel()
-  // The sender-check worker, when on, also keeps the WAL short and fills the search index: one isolate and one load of
-  // @tempbox/db less (issue 29). Its crash then stops ingest like the others' (the search index would stop filling).
-  const auth = startAuthChecker(config, storage, onCrash, { storePort: checkpointChannel.port2, bytes: CHECKPOINT_BYTES })
-  const authPort = auth?.port ?? null
+  const checking = config.mailAuth.enabled
+  const stopper = senderCheckStopper()
+  // The store worker also checks senders, keeps the WAL short and fills the search index (see store-worker.ts).
   const writer = startWorker(new URL('./store-worker.ts', import.meta.url), {
     workerData: {
-      // The writer uses one connection at a time.
+      // The writer's connection, and one beside it for checkpoints and the search index.
       database: storageConfig(config, { poolSize: 2 }),
       maxBatchMessages: config.maxBatchMessages,
       limits,
       parserPorts: channels.map((c) => c.port2),
-      checkpointPort: checkpointChannel.port1,
-      authPort,
+      checkpointBytes: CHECKPOINT_BYTES,
+      senderCheck: checking ? { config: config.mailAuth, mta: config.mailDomains[0] } : null,
     },
-    transferList: [...channels.map((c) => c.port2), checkpointChannel.port1, ...(authPort ? [authPort] : [])],
+    transferList: channels.map((c) => c.port2),
     youngGenerationMb: config.workerYoungGenerationMb,
     oldGenerationMb: config.workerOldGenerationMb,
-    onMessage: onReply,
+    onMessage: (message) => {
+      if (!stopper.onMessage(message)) onReply(message)
+    },
     onCrash,
   })
-  const checkpointer = auth
-    ? null
-    : startWorker(new URL('./checkpoint-worker.ts', import.meta.url), {
-        workerData: { database: storageConfig(config, { poolSize: 1 }), storePort: checkpointChannel.port2, checkpointBytes: CHECKPOINT_BYTES },
-        transferList: [checkpointChannel.port2],
-        youngGenerationMb: config.checkWorkerYoungGenerationMb,
-        oldGenerationMb: config.workerOldGenerationMb,
-        onMessage: () => {},
-        onCrash,
-      })
   const parsers = channels.map((channel) =>
     startWorker(new URL('./parse-worker.ts', import.meta.url), {
       workerData: { storePort: channel.port1, searchTextChars: config.searchTextMaxChars },
@@ -103,9 +93,7 @@ export function createIngestPipeline(storage: Storage, config: Config): IngestPi
     }),
   )
   return {
-    // Not the sender-check worker (only the settling of what the last run left unchecked): mail it would check meanwhile
-    // waits in its port, and loading mailauth (a large module graph) on a busy machine must not hold up listening.
-    ready: Promise.all([...parsers.map((p) => p.ready), writer.ready, checkpointer?.ready, auth?.ready]).then(() => {}),
+    ready: Promise.all([...parsers.map((p) => p.ready), writer.ready, checking ? settleLeftoverChecks(storage) : null]).then(() => {}),
     pending: () => pending.size,
     accept: (raw, inboxIds, receivedAt, envelope, deliveries) =>
       new Promise<void>((resolve, reject) => {
@@ -115,15 +103,15 @@ export function createIngestPipeline(storage: Storage, config: Config): IngestPi
         pending.set(id, { resolve, reject, parser })
         // A buffer that owns all of its memory (Buffer.concat of a multi-chunk message) moves to the worker
         // instead of being copied; the caller never reads it again.
-        const request: ParseRequest = { id, raw, inboxIds, receivedAt, ...(auth ? { envelope } : {}), ...(deliveries ? { deliveries } : {}) }
+        const request: ParseRequest = { id, raw, inboxIds, receivedAt, ...(checking ? { envelope } : {}), ...(deliveries ? { deliveries } : {}) }
         parsers[parser]!.worker.postMessage(request, movableMemory([raw]))
       }),
     close: async () => {
-      // First, while the store worker still stores the verdicts sent to it, the sender check stores what is left.
-      await auth?.stop()
+      // First the store worker stores what the sender check has not checked yet (as unknown).
+      if (checking) await stopper.stop(writer.worker)
       // All marked as stopping at once: a worker whose peers are gone has nothing left to wait for and exits by
       // itself, which would otherwise count as a crash.
-      await Promise.all([...parsers.map((p) => p.stop()), writer.stop(), checkpointer?.stop()])
+      await Promise.all([...parsers.map((p) => p.stop()), writer.stop()])
     },
   }
 }

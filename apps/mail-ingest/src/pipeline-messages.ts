@@ -22,8 +22,3 @@ export interface StoreRequest {
 
 /** Store worker (a commit's replies in one array) or a parse worker that failed (alone) → SMTP thread. */
 export type PipelineReply = { id: number; ok: true } | { id: number; ok: false; error: string; refusal?: RefusalKind | null }
-
-/** Store worker → checkpoint worker after each commit: roughly how many bytes went into the WAL. */
-export interface CommitNotice {
-  bytes: number
-}

@@ -1,7 +1,7 @@
 /**
  * Items for another thread go in one message per turn of the event loop (`delayMs` 0) or per `delayMs`: each message
  * between threads costs a serialization and a wake-up of the receiver whatever it holds. Only for what no 250 waits
- * for (checkpoint notices, sender-check jobs): on a message's way to its 250, waiting for the batch cost throughput.
+ * for (sender-check jobs): on a message's way to its 250, waiting for the batch cost throughput.
  */
 export interface PostBatches<T> {
   /** Queues `item`; `transfer` is memory that moves with it (the caller must not read it afterwards). */

@@ -1,43 +1,58 @@
 /**
  * Worker thread that owns the write connection: SQLite's commit (an fsync with synchronous=FULL) blocks
  * the thread that runs it, so it must not be the thread serving SMTP sessions. Parsed messages arrive from
- * the parse workers' channels; the acknowledgement goes to the SMTP thread once committed.
+ * the parse workers' channels; the acknowledgement goes to the SMTP thread once committed. After the commits, between
+ * them, this thread also checks senders, keeps the WAL short and fills the search index: on a thread of their own,
+ * that work cost an isolate, ~22 MB more V8 heap at peak (issue 29).
  */
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads'
 import { openStorage, refusalKindOf, type StorageConfig, type WriterLimits } from '@tempbox/db/storage'
-import type { CommitNotice, PipelineReply, StoreRequest } from './pipeline-messages.js'
+import type { PipelineReply, StoreRequest } from './pipeline-messages.js'
 import { createMessageStore, walBytesOf } from './store-message.js'
 import { asBuffer, signalReady } from './worker-rpc.js'
-import { postBatches } from './post-batches.js'
 import { sendAuthJobs } from './mail-auth/job.js'
-import { storeVerdictsFrom } from './mail-auth/store-verdicts.js'
+import type { MailAuthConfig } from './mail-auth/config.js'
+import { STOPPED, type AuthWorkerCommand } from './mail-auth/protocol.js'
+import type { AuthJob } from './mail-auth/queue.js'
+import { createSenderCheck } from './mail-auth/sender-check.js'
+import { startSearchIndexer } from './search-indexer.js'
+import { createWalCheckpointer } from './wal-checkpointer.js'
 
 /** 16 times SQLite's default WAL size. */
 const SAFETY_CHECKPOINT_BYTES = 64 * 1024 * 1024
-/** Far below the checkpointer's 4 MB and its 200 ms quiet spell. */
-const CHECKPOINT_NOTICE_EVERY_MS = 20
 
-const { database, maxBatchMessages, limits, parserPorts, checkpointPort, authPort } = workerData as {
+const { database, maxBatchMessages, limits, parserPorts, checkpointBytes, senderCheck } = workerData as {
   database: StorageConfig
   maxBatchMessages: number
   limits: WriterLimits
   parserPorts: MessagePort[]
-  checkpointPort: MessagePort
-  /** To the sender-check worker, and its verdicts back; null when the check is off. */
-  authPort: MessagePort | null
+  checkpointBytes: number
+  /** Null when the check is off. */
+  senderCheck: { config: MailAuthConfig; mta: string } | null
 }
 const storage = openStorage(database)
-// The checkpointer needs a rough count of bytes, not one message per commit (each post costs this thread a wake-up of it).
-const toCheckpointer = postBatches<number>((bytes) => checkpointPort.postMessage({ bytes: bytes.reduce((a, b) => a + b, 0) } satisfies CommitNotice), CHECKPOINT_NOTICE_EVERY_MS)
-// The checkpoint worker keeps the WAL short; this only steps in should it ever fall far behind.
+// Checkpoints and search-index steps on a connection of their own that skips the fsync per commit (the index is derived;
+// a checkpoint still syncs): they never run inside, nor slow, a message commit.
+const aside = openStorage({ ...database, durable: false })
+const checkpointer = createWalCheckpointer(aside, checkpointBytes)
+startSearchIndexer(aside)
+// Verdicts are stored on the write connection between message batches (SQLite's writes are synchronous here).
+const check = senderCheck && createSenderCheck(senderCheck.config, senderCheck.mta, (verdicts, at) => storage.writeVerdicts(verdicts, at))
+let stopping = false
+const toCheck = {
+  postMessage: (jobs: AuthJob[]) => {
+    if (!stopping) for (const job of jobs) check!.push(job)
+  },
+}
+// The checkpoint keeps the WAL short; this only steps in should it ever fall far behind.
 const store = createMessageStore(storage.messageWriter(limits, { autocheckpointBytes: SAFETY_CHECKPOINT_BYTES }), {
   maxBatchMessages,
   onCommitted: (messages, contentIds) => {
-    toCheckpointer.push(messages.reduce((sum, m) => sum + walBytesOf(m), 0))
-    if (authPort) sendAuthJobs(authPort, messages, contentIds)
+    checkpointer.committed(messages.reduce((sum, m) => sum + walBytesOf(m), 0))
+    // Queued for a few milliseconds, so the checks run after this commit's acknowledgements are sent.
+    if (check) sendAuthJobs(toCheck, messages, contentIds)
   },
 })
-if (authPort) storeVerdictsFrom(authPort, storage)
 
 // The answers of one commit go to the SMTP thread in one message: they settle together (one microtask after another),
 // and the flush queued behind the first of them runs after the last.
@@ -64,4 +79,10 @@ for (const port of parserPorts) {
     )
   })
 }
+// Stopping: what is not checked yet is stored as unknown, then the SMTP thread hears STOPPED.
+parentPort!.on('message', (command: AuthWorkerCommand) => {
+  if (command.type !== 'stop') return
+  stopping = true
+  void (check?.abandon() ?? Promise.resolve()).then(() => parentPort!.postMessage(STOPPED))
+})
 signalReady()

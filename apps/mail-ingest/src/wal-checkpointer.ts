@@ -1,30 +1,31 @@
-import type { MessagePort } from 'node:worker_threads'
 import type { Storage } from '@tempbox/db'
-import type { CommitNotice } from './pipeline-messages.js'
-import { startSearchIndexer } from './search-indexer.js'
 
 /** A quiet spell after a burst: fold the rest in too, so readers find a short WAL. */
 const IDLE_CHECKPOINT_MS = 200
 
 /**
- * Copies committed WAL frames into the database file once `checkpointBytes` were committed (the store worker's notices on
- * `storePort`; a PASSIVE checkpoint never blocks the writer), and fills the search index. Left to SQLite, the commit that
- * crosses the autocheckpoint size would write and fsync megabytes of the main file while SMTP clients wait for their 250.
- * Runs on the sender-check worker, or on a worker of its own when that is off.
+ * Copies committed WAL frames into the database file once `checkpointBytes` were committed (a PASSIVE checkpoint never
+ * blocks a writer), or after a quiet spell. Left to SQLite, the commit that crosses the autocheckpoint size would write
+ * and fsync megabytes of the main file before its messages could be acknowledged. `committed` is told after each commit;
+ * the checkpoint itself waits for a later turn of the event loop, after that commit's acknowledgements are sent.
  */
-export function startWalCheckpointer(storage: Storage, storePort: MessagePort, checkpointBytes: number): void {
+export function createWalCheckpointer(storage: Pick<Storage, 'checkpoint'>, checkpointBytes: number): { committed: (bytes: number) => void } {
   let pendingBytes = 0
   let idleTimer: NodeJS.Timeout | null = null
+  let soon: NodeJS.Immediate | null = null
   const checkpoint = () => {
     pendingBytes = 0
     if (idleTimer) clearTimeout(idleTimer)
+    if (soon) clearImmediate(soon)
     idleTimer = null
+    soon = null
     void storage.checkpoint()
   }
-  storePort.on('message', ({ bytes }: CommitNotice) => {
-    pendingBytes += bytes
-    if (pendingBytes >= checkpointBytes) checkpoint()
-    else idleTimer ??= setTimeout(checkpoint, IDLE_CHECKPOINT_MS)
-  })
-  startSearchIndexer(storage)
+  return {
+    committed: (bytes) => {
+      pendingBytes += bytes
+      if (pendingBytes >= checkpointBytes) soon ??= setImmediate(checkpoint)
+      else idleTimer ??= setTimeout(checkpoint, IDLE_CHECKPOINT_MS)
+    },
+  }
 }

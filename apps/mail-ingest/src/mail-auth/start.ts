@@ -1,10 +1,10 @@
-import { MessageChannel, type MessagePort } from 'node:worker_threads'
+import { MessageChannel, type MessagePort, type Worker } from 'node:worker_threads'
 import { storageConfig, type Config } from '../config.js'
 import { startWorker } from '../worker-rpc.js'
 import type { Storage } from '@tempbox/db'
 import { STOPPED, type AuthWorkerCommand } from './protocol.js'
 
-/** How long a stopping ingest waits for the auth worker to mark what it held as unknown. */
+/** How long a stopping ingest waits for the thread running the sender check to mark what it held as unknown. */
 const STOP_WAIT_MS = 2_000
 
 export interface AuthChecker {
@@ -13,10 +13,7 @@ export interface AuthChecker {
    * that thread to store (store-verdicts.ts).
    */
   port: MessagePort
-  /**
-   * Settles once the rows a stopped run left `checking` are marked unknown: nobody will check them now. Ingest listens
-   * only after it (in the sender-check worker the settle raced the first mail of the run and marked it unknown).
-   */
+  /** See settleLeftoverChecks. */
   ready: Promise<void>
   /**
    * What was not checked is stored as unknown, by the worker itself. Call it before the committing thread stops, so that
@@ -27,41 +24,55 @@ export interface AuthChecker {
 }
 
 /**
- * Starts the sender-check worker, or returns null when MAIL_AUTH=off. With `checkpoint`, the worker also keeps the WAL short
- * and fills the search index (wal-checkpointer.ts) from the store worker's commit notices on that port.
+ * Settles once the rows a stopped run left `checking` are marked unknown: nobody will check them now. Ingest listens
+ * only after it (run on the checking thread, the settle raced the first mail of the run and marked it unknown).
  */
-export function startAuthChecker(
-  config: Config,
-  storage: Pick<Storage, 'settleLeftoverChecks'>,
-  onCrash: (error: Error) => void,
-  checkpoint: { storePort: MessagePort; bytes: number } | null = null,
-): AuthChecker | null {
-  if (!config.mailAuth.enabled) return null
-  const ready = storage.settleLeftoverChecks(Date.now()).then((settled) => {
-    if (settled > 0) console.log(`[mail-auth] ${settled} messages left unchecked by the last run marked unknown`)
-  })
-  const channel = new MessageChannel()
+export async function settleLeftoverChecks(storage: Pick<Storage, 'settleLeftoverChecks'>): Promise<void> {
+  const settled = await storage.settleLeftoverChecks(Date.now())
+  if (settled > 0) console.log(`[mail-auth] ${settled} messages left unchecked by the last run marked unknown`)
+}
+
+/**
+ * The stop handshake with the thread running the sender check: `onMessage` takes its STOPPED; `stop` asks it to store
+ * what it has not checked as unknown and settles once it has, or after STOP_WAIT_MS.
+ */
+export function senderCheckStopper() {
   let stopped: () => void = () => {}
+  return {
+    /** True when `message` was the thread's STOPPED. */
+    onMessage: (message: unknown): boolean => {
+      if (message !== STOPPED) return false
+      stopped()
+      return true
+    },
+    stop: (worker: Worker) =>
+      new Promise<void>((resolve) => {
+        stopped = resolve
+        setTimeout(resolve, STOP_WAIT_MS).unref()
+        worker.postMessage({ type: 'stop' } satisfies AuthWorkerCommand)
+      }),
+  }
+}
+
+/** Starts the sender-check worker (for messages stored on the SMTP thread), or returns null when MAIL_AUTH=off. */
+export function startAuthChecker(config: Config, storage: Pick<Storage, 'settleLeftoverChecks'>, onCrash: (error: Error) => void): AuthChecker | null {
+  if (!config.mailAuth.enabled) return null
+  const ready = settleLeftoverChecks(storage)
+  const channel = new MessageChannel()
+  const stopper = senderCheckStopper()
   const worker = startWorker(new URL('./worker.ts', import.meta.url), {
-    workerData: { database: storageConfig(config, { poolSize: 2 }), config: config.mailAuth, mta: config.mailDomains[0], jobPort: channel.port2, checkpoint },
-    transferList: [channel.port2, ...(checkpoint ? [checkpoint.storePort] : [])],
+    workerData: { database: storageConfig(config, { poolSize: 2 }), config: config.mailAuth, mta: config.mailDomains[0], jobPort: channel.port2 },
+    transferList: [channel.port2],
     youngGenerationMb: config.checkWorkerYoungGenerationMb,
     oldGenerationMb: config.workerOldGenerationMb,
-    onMessage: (message) => {
-      if (message === STOPPED) stopped()
-    },
+    onMessage: stopper.onMessage,
     onCrash,
   })
   return {
     port: channel.port1,
     ready,
     stop: async () => {
-      const done = new Promise<void>((resolve) => {
-        stopped = resolve
-        setTimeout(resolve, STOP_WAIT_MS).unref()
-      })
-      worker.worker.postMessage({ type: 'stop' } satisfies AuthWorkerCommand)
-      await done
+      await stopper.stop(worker.worker)
       channel.port1.close()
       await worker.stop()
     },
