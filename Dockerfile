@@ -10,7 +10,8 @@ RUN npm i -g pnpm@10.34.9
 WORKDIR /src
 COPY . .
 RUN pnpm install --frozen-lockfile
-# JavaScript for api, mail-ingest and the packages they use (tsc, src/ → dist/), and the web app (vite).
+# JavaScript for api, mail-ingest and the packages they use (tsc, src/ → dist/; each app's entries then bundled into
+# one file each by scripts/bundle-app.mjs), and the web app (vite).
 RUN pnpm build
 # Each app with its own node_modules of production dependencies, our packages as their dist/ only. The layout mirrors
 # the repository (apps/api, apps/mail-ingest, apps/web/dist), so paths the code takes from its own location hold.
