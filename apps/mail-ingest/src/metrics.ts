@@ -1,5 +1,6 @@
 import type { SearchIndexBacklog } from '@tempbox/db'
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client'
+import { Counter, Gauge, Histogram, Registry } from 'prom-client'
+import { collectProcessMetrics } from '@tempbox/metrics'
 
 /**
  * Why a connection (at connect), a recipient (at RCPT) or a message (at DATA) was refused. Never the address or the
@@ -32,7 +33,7 @@ export function createIngestMetrics(
   queueDepth: () => number, inflightBytes: () => number, searchBacklog: () => Promise<SearchIndexBacklog | null> = async () => null,
 ): IngestMetrics {
   const registry = new Registry()
-  collectDefaultMetrics({ register: registry, prefix: 'tempbox_ingest_' })
+  collectProcessMetrics(registry, 'tempbox_ingest_')
   new Gauge({
     name: 'tempbox_ingest_queue_messages',
     help: 'Messages received and not yet committed',

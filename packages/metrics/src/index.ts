@@ -1,2 +1,3 @@
 export { serveMetrics, type MetricsServer, type MetricsServerOptions } from './serve-metrics.js'
 export { metricsAddress, type MetricsAddress } from './metrics-address.js'
+export { collectProcessMetrics } from './process-metrics.js'

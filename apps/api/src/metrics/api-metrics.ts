@@ -1,4 +1,5 @@
-import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client'
+import { Counter, Gauge, Registry } from 'prom-client'
+import { collectProcessMetrics } from '@tempbox/metrics'
 import { RequestDurations } from './request-durations.js'
 
 /**
@@ -29,7 +30,7 @@ export interface DatabaseGauges {
 
 export function createApiMetrics(gauges: DatabaseGauges): ApiMetrics {
   const registry = new Registry()
-  collectDefaultMetrics({ register: registry, prefix: 'tempbox_api_' })
+  collectProcessMetrics(registry, 'tempbox_api_')
   new Gauge({
     name: 'tempbox_active_addresses',
     help: 'Addresses that have not expired',
