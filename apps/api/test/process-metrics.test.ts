@@ -1,17 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import type { App } from '../src/app.js'
 import { buildTestApp } from './helper.js'
+import { sample } from './metrics-text.js'
 
 let app: App | undefined
 afterEach(async () => {
   await app?.close()
   app = undefined
 })
-
-function sample(text: string, series: string): number | undefined {
-  const line = text.split('\n').find((l) => l.startsWith(`${series} `))
-  return line === undefined ? undefined : Number(line.slice(series.length + 1))
-}
 
 describe("the process's own metrics on /metrics", () => {
   it('reports CPU, memory and the event-loop lag, whose histogram fills from its 100 ms samples', async () => {

@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import type { App } from '../src/app.js'
 import { generate } from './email-fixtures.js'
 import { buildTestApp } from './helper.js'
+import { sample } from './metrics-text.js'
 
 let app: App | undefined
 afterEach(async () => {
@@ -11,11 +12,6 @@ afterEach(async () => {
 })
 
 const NAME = 'tempbox_http_request_duration_seconds'
-
-function sample(text: string, series: string): number | undefined {
-  const line = text.split('\n').find((l) => l.startsWith(`${series} `))
-  return line === undefined ? undefined : Number(line.slice(series.length + 1))
-}
 
 describe('request durations on /metrics', () => {
   it('counts answers by method, route pattern and status class, with cumulative buckets', async () => {
