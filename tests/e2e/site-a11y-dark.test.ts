@@ -1,3 +1,0 @@
-import { describeSiteAccessibility } from './site-a11y'
-
-describeSiteAccessibility('dark')

@@ -1,0 +1,4 @@
+import { describeSiteAccessibility } from './site-a11y'
+import { SITE_ROUTES } from './site-routes'
+
+describeSiteAccessibility('legal pages', SITE_ROUTES.filter((route) => route.legal))
