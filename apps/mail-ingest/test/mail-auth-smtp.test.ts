@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Db } from '@tempbox/db'
-import { ENGINES, freshPostgresDatabase } from '@tempbox/db/testing'
+import { ENGINES, migratedPostgresDatabase } from '@tempbox/db/testing'
 import nodemailer from 'nodemailer'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openTestDatabase, startIngest, type TestDatabase } from './test-ingest.js'
@@ -45,7 +45,7 @@ async function authOf(address: string) {
 
 describe.each(ENGINES)('the sender check over SMTP, on %s', { timeout: 120_000 }, (engine) => {
   beforeAll(async () => {
-    database = await openTestDatabase('mail-auth-smtp', engine === 'postgres' ? await freshPostgresDatabase('mail_auth') : undefined)
+    database = await openTestDatabase('mail-auth-smtp', engine === 'postgres' ? await migratedPostgresDatabase('mail_auth') : undefined)
     writeFileSync(join(database.dir, 'dns.json'), JSON.stringify({ ...github.zone, ...dmarcReject('github.com') }))
     db = database.db
   })
