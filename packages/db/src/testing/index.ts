@@ -1,7 +1,7 @@
-import { inject } from 'vitest'
+import { expect, inject } from 'vitest'
 import { createDb, migrateToLatest, type Db } from '../create-db.js'
 import { createPostgresDb } from '../postgres-db.js'
-import { createTestDatabase } from './postgres.js'
+import { createTestDatabase, dropTestDatabases } from './postgres.js'
 // Its `ProvidedContext` declaration types inject('postgresUrl') for packages that type-check this file without it.
 import type {} from './global-setup.js'
 
@@ -13,14 +13,43 @@ export { refuseWrites } from './refuse-writes.js'
 export const ENGINES = ['sqlite', 'postgres'] as const
 export type TestEngine = (typeof ENGINES)[number]
 
+/** The databases this worker made, by the test file that asked for them (or that a drop found still in use). */
+const madeFor = new Map<string, string[]>()
+/** The drop under way, one at a time. */
+let dropping: Promise<void> = Promise.resolve()
+
+/**
+ * A database for the running test file. A worker runs its files one after another, so the databases of the files
+ * before it are dropped, keeping the server's size to about one file's worth (its files may be in memory,
+ * postgres.ts). A database still connected to is left for a later turn: nothing a file may still use is dropped.
+ */
+async function testDatabase(prefix: string | undefined, template?: string): Promise<string> {
+  const serverUrl = inject('postgresUrl')
+  const file = expect.getState().testPath ?? ''
+  const earlier = [...madeFor].filter(([owner]) => owner !== file)
+  if (earlier.length > 0) {
+    for (const [owner] of earlier) madeFor.delete(owner)
+    // Not awaited: a drop took ~0.3 s of waiting on the server, ten seconds per file, which its tests need not wait for.
+    dropping = dropping
+      .then(() => dropTestDatabases(serverUrl, earlier.flatMap(([, names]) => names)))
+      .then(
+        (inUse) => void (inUse.length > 0 && madeFor.set(file, [...inUse, ...(madeFor.get(file) ?? [])])),
+        (err: unknown) => console.warn(`[db] dropping the earlier test files' databases failed: ${String(err)}`),
+      )
+  }
+  const url = await createTestDatabase(serverUrl, prefix, template)
+  madeFor.set(file, [...(madeFor.get(file) ?? []), new URL(url).pathname.slice(1)])
+  return url
+}
+
 /** A new empty database on the run's PostgreSQL (see global-setup.ts); returns its URL. */
 export function freshPostgresDatabase(prefix?: string): Promise<string> {
-  return createTestDatabase(inject('postgresUrl'), prefix)
+  return testDatabase(prefix)
 }
 
 /** A new database on the run's PostgreSQL already migrated to the latest schema (a copy of the run's template); returns its URL. */
 export function migratedPostgresDatabase(prefix?: string): Promise<string> {
-  return createTestDatabase(inject('postgresUrl'), prefix, inject('postgresTemplate'))
+  return testDatabase(prefix, inject('postgresTemplate'))
 }
 
 /**

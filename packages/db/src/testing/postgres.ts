@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process'
-import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statfsSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -70,14 +70,29 @@ function serverUid(): { uid: number; gid: number } | null {
   return { uid: id('-u'), gid: id('-g') }
 }
 
+/** Free space a server in memory must find on /dev/shm: its databases, dropped file by file, and its WAL (below). */
+const MEMORY_DIR_MIN_FREE_BYTES = 2 * 1024 ** 3
+
+/** /dev/shm when it is a memory file system with room to spare (a container's is often 64 MB), else undefined. */
+function memoryBackedDir(): string | undefined {
+  if (process.platform !== 'linux' || !existsSync('/dev/shm')) return undefined
+  try {
+    const fs = statfsSync('/dev/shm')
+    return fs.bavail * fs.bsize >= MEMORY_DIR_MIN_FREE_BYTES ? '/dev/shm' : undefined
+  } catch {
+    return undefined
+  }
+}
+
 /**
  * initdb + pg_ctl start (≈ 3 s); stops when this process exits. Durable like production (`fsync=on`) unless
  * `durable: false`: the test suites' server, which has no power loss to survive (a process killed mid-write loses
- * nothing either way), skips the flushes that made each `CREATE DATABASE` and commit wait on the disk.
+ * nothing either way), skips the flushes that made each `CREATE DATABASE` and commit wait on the disk, and keeps its
+ * files in memory when it can: creating a database's ~300 files on ext4 was a third of that server's CPU.
  */
 export async function startPostgres({ durable = true }: { durable?: boolean } = {}): Promise<PostgresServer> {
   const bin = postgresBinDir()
-  const dir = mkdtempSync(join(tmpdir(), 'tempbox-pg-'))
+  const dir = mkdtempSync(join((durable ? undefined : memoryBackedDir()) ?? tmpdir(), 'tempbox-pg-'))
   const owner = serverUid()
   if (owner) chownSync(dir, owner.uid, owner.gid)
   const data = join(dir, 'data')
@@ -87,7 +102,8 @@ export async function startPostgres({ durable = true }: { durable?: boolean } = 
   let port: number
   for (let attempt = 1; ; attempt++) {
     port = await freePort()
-    const flushes = durable ? '-c fsync=on' : '-c fsync=off -c full_page_writes=off'
+    // max_wal_size: each copied database passes through the WAL (~9 MB), which would otherwise grow to 1 GB.
+    const flushes = durable ? '-c fsync=on' : '-c fsync=off -c full_page_writes=off -c max_wal_size=128MB'
     const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 ${flushes} -c max_connections=200`
     try {
       await run(join(bin, 'pg_ctl'), ['-D', data, '-o', options, '-l', log, '-w', '-t', '60', 'start'], log)
@@ -137,6 +153,25 @@ export function databaseUrl(serverUrl: string, database: string): string {
 }
 
 let created = 0
+
+/** Drops `names` on the server at `serverUrl`; returns those still in use (a connection left open), kept for later. */
+export async function dropTestDatabases(serverUrl: string, names: string[]): Promise<string[]> {
+  const inUse: string[] = []
+  if (names.length === 0) return inUse
+  const client = new pg.Client({ connectionString: serverUrl })
+  await client.connect()
+  try {
+    for (const name of names) {
+      await client.query(`DROP DATABASE IF EXISTS "${name}"`).catch((err: { code?: string }) => {
+        if (err.code !== '55006') throw err
+        inUse.push(name)
+      })
+    }
+  } finally {
+    await client.end()
+  }
+  return inUse
+}
 
 /** A new database on the server at `serverUrl` (e.g. one per test file), empty or a copy of `template`; returns its URL. */
 export async function createTestDatabase(serverUrl: string, prefix = 'test', template?: string): Promise<string> {
