@@ -4,6 +4,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
 import { build } from 'esbuild'
+import { asciiOnly } from './ascii-only.mjs'
 
 /**
  * Loaded from node_modules at run time, so each must be a dependency of the app itself: native addons, and packages
@@ -64,4 +65,8 @@ await build({
     },
   ],
 })
+for (const entry of entries) {
+  const left = asciiOnly(entry)
+  if (left > 0) console.warn(`${relative(process.cwd(), entry)} keeps ${left} non-ASCII characters: Node will hold it as UTF-16`)
+}
 console.log(`bundled ${[...entries].map((e) => relative(process.cwd(), e)).join(', ')}`)

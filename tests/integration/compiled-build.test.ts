@@ -1,5 +1,8 @@
 import { execFile } from 'node:child_process'
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { promisify } from 'node:util'
 import nodemailer, { type Transporter } from 'nodemailer'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -33,6 +36,35 @@ describe('the compiled api and mail-ingest (pnpm build, then node dist/…)', ()
       const { cmdline } = readProcess(proc.child.pid!)!
       expect(cmdline).toContain(join(REPO_ROOT, entry))
       expect(cmdline).not.toContain('tsx')
+    }
+  })
+
+  it('are ASCII-only bundles, one per thread, so that V8 keeps each source at one byte a character', () => {
+    const bundles = ['apps/api/dist/server.js', ...readdirSync(join(REPO_ROOT, 'apps/mail-ingest/dist')).filter((f) => /^(main|.*-worker)\.js$/.test(f)).map((f) => `apps/mail-ingest/dist/${f}`)]
+    expect(bundles).toEqual(expect.arrayContaining(['apps/mail-ingest/dist/main.js', 'apps/mail-ingest/dist/store-worker.js', 'apps/mail-ingest/dist/parse-worker.js']))
+    for (const bundle of bundles) expect(/[^\x00-\x7f]/.exec(readFileSync(join(REPO_ROOT, bundle), 'utf8'))?.[0], bundle).toBeUndefined()
+  })
+
+  it('keep what the escaped comments and regular expressions meant (scripts/ascii-only.mjs)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tempbox-ascii-'))
+    try {
+      const file = join(dir, 'module.mjs')
+      // Identity escapes, astral characters with and without the u flag, a class, an escaped backslash, a comment.
+      const checks = String.raw`/[“”]x/iu.test('\u201dX'), /\“y/.test('\u201cy'), /😀+/u.test('\u{1f600}\u{1f600}'), /^[😀]$/u.test('\u{1f600}'), /^😀$/.test('\u{1f600}'), /\\“/.test('\\\u201c'), /подтверд/i.test('\u041f\u041e\u0414\u0422\u0412\u0415\u0420\u0414\u0418\u0422\u0415'), !/^.$/.test('\u{1f600}')`
+      writeFileSync(file, `// a comment’s quote
+export const checks = [${checks}]
+export const text = "“plain” string"
+`)
+      const before = (await import(`${pathToFileURL(file).href}?before`)) as { checks: boolean[]; text: string }
+      const { asciiOnly } = (await import(pathToFileURL(join(REPO_ROOT, 'scripts/ascii-only.mjs')).href)) as { asciiOnly: (file: string) => number }
+      // esbuild escapes strings itself; the script leaves them, and says how many non-ASCII characters stay.
+      expect(asciiOnly(file)).toBe('“plain”'.length - 'plain'.length)
+      const after = (await import(`${pathToFileURL(file).href}?after`)) as { checks: boolean[]; text: string }
+      expect(before.checks).toEqual([true, true, true, true, true, true, true, true])
+      expect(after).toEqual(before)
+      expect(readFileSync(file, 'utf8').split('\n')[0]).toBe('// a comment\\u2019s quote')
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
     }
   })
 
