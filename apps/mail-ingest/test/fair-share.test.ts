@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { listDeliveries, type Db, type Storage } from '@tempbox/db'
-import { ENGINES, migratedPostgresDatabase, type TestEngine } from '@tempbox/db/testing'
+import { ENGINES, freshPostgresDatabase, type TestEngine } from '@tempbox/db/testing'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import type { RefusalReason } from '../src/metrics.js'
 import { metricValue, refusalCount } from './refusals.js'
@@ -60,7 +60,7 @@ async function data(s: Awaited<ReturnType<typeof session>>, subject: string, bod
 
 /** The test file's database on `engine`, migrated. */
 async function openDatabase(engine: TestEngine): Promise<void> {
-  database = await openTestDatabase('mail-ingest-fair', engine === 'postgres' ? await migratedPostgresDatabase('fair') : undefined)
+  database = await openTestDatabase('mail-ingest-fair', engine === 'postgres' ? await freshPostgresDatabase('fair') : undefined)
   ;({ db, storage } = database)
 }
 
