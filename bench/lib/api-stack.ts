@@ -44,8 +44,11 @@ export async function startApiStack(repoRoot: string, options: { withIngest: boo
   const ingestNodeArgs = process.env.BENCH_INGEST_NODE_ARGS?.split(' ').filter(Boolean) ?? []
   const cleanUp = () => rmSync(dir, { recursive: true, force: true })
   // `dist`: the compiled JavaScript, as `pnpm start` runs it in production (tsx costs memory in every worker thread).
+  // Compiled, each app starts as its package's `start` script does (the api with its young generation capped).
   const entry = (app: string, file: string) =>
-    options.dist ? ['--conditions=tempbox-compiled', join(repoRoot, `apps/${app}/dist/${file}.js`)] : ['--import', 'tsx', join(repoRoot, `apps/${app}/src/${file}.ts`)]
+    options.dist
+      ? ['--conditions=tempbox-compiled', ...(app === 'api' ? ['--max-semi-space-size=8'] : []), join(repoRoot, `apps/${app}/dist/${file}.js`)]
+      : ['--import', 'tsx', join(repoRoot, `apps/${app}/src/${file}.ts`)]
   const api = await spawnUntil(process.execPath, [...nodeArgs, ...entry('api', 'server')], {
     cwd: join(repoRoot, 'bench'),
     env: { ...env, LOG_LEVEL: 'info' },
