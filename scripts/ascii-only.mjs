@@ -22,7 +22,8 @@ function escapeRange(text, regexp) {
       continue
     }
     // In a regular expression `\“` is that character itself: its escape replaces the backslash too.
-    const backslashes = regexp ? /\\*$/.exec(out)[0].length : 0
+    let backslashes = 0
+    while (regexp && out[out.length - 1 - backslashes] === '\\') backslashes++
     out = (backslashes % 2 === 1 ? out.slice(0, -1) : out) + escape(char)
   }
   return out

@@ -58,8 +58,8 @@ export const onPostgres = process.env.TEST_ENGINE === 'postgres'
 
 /**
  * The database a test app gets in the `postgres` project: a copy of the run's migrated template, its own. Its pool
- * keeps two connections, not ten: each new server process cost ~26 ms of the server's CPU plus catalog caches of its
- * own, and the apps' start opened seven or eight at once (the server's CPU on the suite: 228 → 169 s).
+ * keeps two connections, not ten: each connection is a server process to start, with catalog caches of its own, and
+ * an app's start-up queries opened seven or eight at once.
  */
 async function engineEnv(env: Record<string, string>): Promise<Record<string, string>> {
   if (!onPostgres || env.DATABASE_URL !== undefined || env.DATABASE_PATH !== undefined) return {}
