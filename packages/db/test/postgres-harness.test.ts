@@ -1,6 +1,7 @@
 import pg from 'pg'
-import { describe, expect, it } from 'vitest'
-import { freshPostgresDatabase, startPostgres } from '../src/testing/index.js'
+import { describe, expect, inject, it } from 'vitest'
+import { createTestDatabase, freshPostgresDatabase, startPostgres } from '../src/testing/index.js'
+import { dropTestDatabases } from '../src/testing/postgres.js'
 
 describe('the test PostgreSQL', () => {
   it('is a real server on loopback, without flushes to disk, and gives each caller a database of its own', async () => {
@@ -22,6 +23,27 @@ describe('the test PostgreSQL', () => {
       expect(rows[0]!.db).toBe(new URL(a).pathname.slice(1))
     } finally {
       await client.end()
+    }
+  })
+
+  it('drops a finished file\'s databases, and keeps one something is still connected to for a later turn', async () => {
+    const serverUrl = inject('postgresUrl')
+    const [idle, held] = [await createTestDatabase(serverUrl, 'idle'), await createTestDatabase(serverUrl, 'held')]
+    const name = (url: string) => new URL(url).pathname.slice(1)
+    const holder = new pg.Client({ connectionString: held })
+    await holder.connect()
+    const admin = new pg.Client({ connectionString: serverUrl })
+    await admin.connect()
+    const existing = async () => (await admin.query<{ datname: string }>('SELECT datname FROM pg_database WHERE datname = ANY($1) ORDER BY datname', [[name(idle), name(held)]])).rows.map((r) => r.datname)
+    try {
+      expect(await dropTestDatabases(serverUrl, [name(idle), name(held)])).toEqual([name(held)])
+      expect(await existing()).toEqual([name(held)])
+      await holder.end()
+      expect(await dropTestDatabases(serverUrl, [name(held)])).toEqual([])
+      expect(await existing()).toEqual([])
+    } finally {
+      await holder.end().catch(() => undefined)
+      await admin.end()
     }
   })
 
