@@ -136,11 +136,10 @@ describe('security headers', () => {
 })
 
 describe('every page works under the policy', () => {
+  // Each route in each theme and each direction: the inline script sets the two independently (theme, then dir).
   const variants = [
     { theme: 'light', language: 'en' },
-    { theme: 'dark', language: 'en' },
-    { theme: 'light', language: 'ar' },
-    { theme: 'dark', language: 'he' },
+    { theme: 'dark', language: 'ar' },
   ] as const
   for (const variant of variants) {
     it(`reports no CSP violation on any route (${variant.theme}, ${variant.language})`, async () => {
