@@ -1,40 +1,29 @@
-import { createPostgresDb, migrateToLatest, type Db } from '@tempbox/db'
-import { createTestDatabase, startPostgres, type PostgresServer } from '@tempbox/db/testing'
-// The testing entry's inject('postgresUrl') is typed by the global setup's declaration.
-import type {} from '@tempbox/db/testing/global-setup'
+import { createPostgresDb, type Db } from '@tempbox/db'
+import { migratedPostgresDatabase } from '@tempbox/db/testing'
 import { sql } from 'kysely'
-import { afterAll, beforeAll, beforeEach } from 'vitest'
+import { afterAll, beforeEach } from 'vitest'
 
 /** The PostgreSQL-only tables of the shared state, emptied before each test. */
 const SHARED_TABLES = ['address_limit_client', 'address_limit_slot', 'window_counter', 'visitor_salt']
 
 /**
- * A real PostgreSQL for this test file (initdb + pg_ctl on a free loopback port, stopped after the file), with one
- * migrated database whose shared-state tables each test starts with empty. `pools(n)` opens n Kysely pools on it: n
- * API nodes sharing it. `database()` makes another, for a test that needs a whole database of its own.
+ * A migrated database of this test file's own on the run's PostgreSQL (vitest's `postgres` project), whose shared-state
+ * tables each test starts with empty. `pools(n)` opens n Kysely pools on it: n API nodes sharing it. `database()` makes
+ * another, for a test that needs a whole database of its own.
  */
 export function usePostgres() {
-  let server: PostgresServer | null = null
   let shared: { url: string; admin: Db } | null = null
   const opened: Db[] = []
-  beforeAll(async () => {
-    server = await startPostgres({ durable: false })
-  })
   beforeEach(async () => {
     if (shared) await sql.raw(`TRUNCATE ${SHARED_TABLES.join(', ')}`).execute(shared.admin)
   })
   afterAll(async () => {
     await Promise.all([...opened, ...(shared ? [shared.admin] : [])].map((db) => db.destroy()))
-    await server?.stop()
   })
   return {
-    /** A new migrated database; its URL. */
-    async database(): Promise<string> {
-      const url = await createTestDatabase(server!.url, 'shared')
-      const db = createPostgresDb({ url })
-      await migrateToLatest(db)
-      await db.destroy()
-      return url
+    /** A new migrated database (a copy of the run's template); its URL. */
+    database(): Promise<string> {
+      return migratedPostgresDatabase('shared')
     },
     async pools(n: number, url?: string): Promise<Db[]> {
       if (!url && !shared) {
