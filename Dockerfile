@@ -41,4 +41,4 @@ EXPOSE 3000 2525
 # serves no HTTP: docker-compose.yml gives it a check of its own.
 HEALTHCHECK --interval=15s --timeout=5s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+process.env.PORT+'/api/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
-CMD ["node", "--conditions=tempbox-compiled", "--max-semi-space-size=8", "apps/api/dist/server.js"]
+CMD ["node", "--conditions=tempbox-compiled", "--max-semi-space-size=4", "apps/api/dist/server.js"]

@@ -47,7 +47,7 @@ export async function startApiStack(repoRoot: string, options: { withIngest: boo
   // Compiled, each app starts as its package's `start` script does (the api with its young generation capped).
   const entry = (app: string, file: string) =>
     options.dist
-      ? ['--conditions=tempbox-compiled', ...(app === 'api' ? ['--max-semi-space-size=8'] : []), join(repoRoot, `apps/${app}/dist/${file}.js`)]
+      ? ['--conditions=tempbox-compiled', ...(app === 'api' ? ['--max-semi-space-size=4'] : []), join(repoRoot, `apps/${app}/dist/${file}.js`)]
       : ['--import', 'tsx', join(repoRoot, `apps/${app}/src/${file}.ts`)]
   const api = await spawnUntil(process.execPath, [...nodeArgs, ...entry('api', 'server')], {
     cwd: join(repoRoot, 'bench'),
