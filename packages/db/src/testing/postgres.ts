@@ -153,13 +153,29 @@ export function databaseUrl(serverUrl: string, database: string): string {
 }
 
 let created = 0
+const adminPools = new Map<string, pg.Pool>()
+
+/**
+ * This process's sessions on the server at `serverUrl` for CREATE and DROP DATABASE, kept between tests: a session of
+ * its own for each cost the server a backend start. Two, so a create need not wait behind a drop that PostgreSQL holds
+ * for seconds while the database is still in use; they close when idle, and never keep the process alive.
+ */
+function adminPool(serverUrl: string): pg.Pool {
+  let pool = adminPools.get(serverUrl)
+  if (!pool) {
+    pool = new pg.Pool({ connectionString: serverUrl, max: 2, idleTimeoutMillis: 30_000, allowExitOnIdle: true })
+    // A server stopped under an idle session: the pool drops that client and opens another when next asked.
+    pool.on('error', () => undefined)
+    adminPools.set(serverUrl, pool)
+  }
+  return pool
+}
 
 /** Drops `names` on the server at `serverUrl`; returns those still in use (a connection left open), kept for later. */
 export async function dropTestDatabases(serverUrl: string, names: string[]): Promise<string[]> {
   const inUse: string[] = []
   if (names.length === 0) return inUse
-  const client = new pg.Client({ connectionString: serverUrl })
-  await client.connect()
+  const client = await adminPool(serverUrl).connect()
   try {
     for (const name of names) {
       await client.query(`DROP DATABASE IF EXISTS "${name}"`).catch((err: { code?: string }) => {
@@ -168,7 +184,7 @@ export async function dropTestDatabases(serverUrl: string, names: string[]): Pro
       })
     }
   } finally {
-    await client.end()
+    client.release()
   }
   return inUse
 }
@@ -180,12 +196,6 @@ export async function dropTestDatabases(serverUrl: string, names: string[]): Pro
  */
 export async function createTestDatabase(serverUrl: string, prefix = 'test', template?: string): Promise<string> {
   const name = `${prefix}_${process.pid}_${Date.now().toString(36)}_${created++}`.toLowerCase().replace(/[^a-z0-9_]/g, '_')
-  const client = new pg.Client({ connectionString: serverUrl })
-  await client.connect()
-  try {
-    await client.query(`CREATE DATABASE "${name}"${template ? ` TEMPLATE "${template}"` : ''} STRATEGY FILE_COPY`)
-  } finally {
-    await client.end()
-  }
+  await adminPool(serverUrl).query(`CREATE DATABASE "${name}"${template ? ` TEMPLATE "${template}"` : ''} STRATEGY FILE_COPY`)
   return databaseUrl(serverUrl, name)
 }
