@@ -102,7 +102,7 @@ export async function startPostgres({ durable = true }: { durable?: boolean } = 
   let port: number
   for (let attempt = 1; ; attempt++) {
     port = await freePort()
-    // max_wal_size: each copied database passes through the WAL (~9 MB), which would otherwise grow to 1 GB.
+    // max_wal_size: the suites write far more WAL than anything keeps; its default 1 GB would sit on /dev/shm.
     const flushes = durable ? '-c fsync=on' : '-c fsync=off -c full_page_writes=off -c max_wal_size=128MB'
     const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 ${flushes} -c max_connections=200`
     try {
