@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { freePort, spawnUntil, type Child } from './processes.js'
+import { startCommand } from './start-command.js'
 
 export interface ApiStack {
   apiUrl: string
@@ -44,14 +45,16 @@ export async function startApiStack(repoRoot: string, options: { withIngest: boo
   const ingestNodeArgs = process.env.BENCH_INGEST_NODE_ARGS?.split(' ').filter(Boolean) ?? []
   const cleanUp = () => rmSync(dir, { recursive: true, force: true })
   // `dist`: the compiled JavaScript, as `pnpm start` runs it in production (tsx costs memory in every worker thread).
-  // Compiled, each app starts as its package's `start` script does (the api with its young generation capped).
-  const entry = (app: string, file: string) =>
+  // Compiled, each app starts with the flags and environment of its package's `start` script (young generations capped).
+  // The bench's own flags come after the script's: V8 takes the last of a flag given twice.
+  const entry = (app: 'api' | 'mail-ingest', file: string, extra: string[]) =>
     options.dist
-      ? ['--conditions=tempbox-compiled', ...(app === 'api' ? ['--max-semi-space-size=4'] : []), join(repoRoot, `apps/${app}/dist/${file}.js`)]
-      : ['--import', 'tsx', join(repoRoot, `apps/${app}/src/${file}.ts`)]
-  const api = await spawnUntil(process.execPath, [...nodeArgs, ...entry('api', 'server')], {
+      ? [...startCommand(repoRoot, app).nodeArgs, ...extra, join(repoRoot, `apps/${app}/dist/${file}.js`)]
+      : [...extra, '--import', 'tsx', join(repoRoot, `apps/${app}/src/${file}.ts`)]
+  const startEnv = (app: 'api' | 'mail-ingest') => (options.dist ? startCommand(repoRoot, app).env : {})
+  const api = await spawnUntil(process.execPath, entry('api', 'server', nodeArgs), {
     cwd: join(repoRoot, 'bench'),
-    env: { ...env, LOG_LEVEL: 'info' },
+    env: { ...startEnv('api'), ...env, LOG_LEVEL: 'info' },
     // Fastify logs where it listens at info level; the routes that are benchmarked log at warn only. With several
     // processes the cluster's primary says when every worker listens.
     readyText: Number(options.env?.API_PROCESSES ?? 1) > 1 ? /workers serving/ : /listening/i,
@@ -62,9 +65,9 @@ export async function startApiStack(repoRoot: string, options: { withIngest: boo
     throw err
   })
   const ingest = options.withIngest
-    ? await spawnUntil(process.execPath, [...ingestNodeArgs, ...entry('mail-ingest', 'main')], {
+    ? await spawnUntil(process.execPath, entry('mail-ingest', 'main', ingestNodeArgs), {
         cwd: join(repoRoot, 'bench'),
-        env,
+        env: { ...startEnv('mail-ingest'), ...env },
         readyText: '[smtp] listening',
         timeoutMs: 180_000,
       }).catch(async (err: unknown) => {

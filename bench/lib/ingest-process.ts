@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createDb, createPostgresDb, type Db } from '@tempbox/db'
 import { freePort, spawnUntil } from './processes.js'
+import { startCommand } from './start-command.js'
 
 export interface IngestProcess {
   port: number
@@ -75,10 +76,15 @@ async function addInboxes(db: Db, domain: string, localParts: string[]): Promise
 /** `nodeArgs`: node flags for this process (BENCH_NODE_ARGS unless given). */
 async function spawnIngest(repoRoot: string, domain: string, env: Record<string, string>, ingestRoot?: string, nodeArgs = process.env.BENCH_NODE_ARGS ?? '') {
   const port = await freePort()
+  const root = ingestRoot ?? process.env.BENCH_INGEST_ROOT ?? repoRoot
+  // That copy's `pnpm start` flags and environment (but its sources, not dist/); the bench's flags after them win.
+  const start = startCommand(root, 'mail-ingest')
+  const flags = [...start.nodeArgs.filter((a) => !a.startsWith('--conditions')), ...nodeArgs.split(' ').filter(Boolean)]
   // Plain node with the tsx loader (not the tsx CLI) so the pid we sample is the server itself.
-  const proc = await spawnUntil(process.execPath, [...nodeArgs.split(' ').filter(Boolean), '--import', 'tsx', join(ingestRoot ?? process.env.BENCH_INGEST_ROOT ?? repoRoot, 'apps/mail-ingest/src/main.ts')], {
+  const proc = await spawnUntil(process.execPath, [...flags, '--import', 'tsx', join(root, 'apps/mail-ingest/src/main.ts')], {
     cwd: join(repoRoot, 'bench'),
     env: {
+      ...start.env,
       SMTP_HOST: '127.0.0.1', SMTP_PORT: String(port), INGEST_METRICS_PORT: '0', MAIL_DOMAINS: domain,
       // Every benchmark connection comes from 127.0.0.1: one client, as far as the per-IP session cap can tell.
       SMTP_MAX_CLIENTS_PER_IP: '1000',

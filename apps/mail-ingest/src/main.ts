@@ -4,8 +4,10 @@ import { loadConfig, storageConfig } from './config.js'
 import { startHeartbeat } from './heartbeat.js'
 import { migrateWhenPending } from './migrate-apart.js'
 import { createSmtpServer } from './smtp-server.js'
+import { semiSpaceFlag, youngGenerationWarnings } from './young-generation.js'
 
 const config = loadConfig()
+for (const warning of youngGenerationWarnings(process.env, semiSpaceFlag(process.execArgv))) console.warn(warning)
 const storage = openStorage(storageConfig(config))
 await migrateWhenPending(storage.db, storageConfig(config, { poolSize: 1 }))
 const ingest = createSmtpServer({ storage, config })
