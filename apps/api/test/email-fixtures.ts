@@ -87,6 +87,25 @@ export async function deliverToAll(app: App, addresses: string[], mail: TestMail
   return deliverIncoming(app, addresses, (inboxIds) => incomingMessage(inboxIds, addresses, mail))
 }
 
+/**
+ * Many messages to one address, stored as mail-ingest stores a busy moment's mail: up to `perCommit` in one commit (one
+ * transaction, one notification round on PostgreSQL), not one each. Returns their ids in the order given.
+ */
+export async function deliverMany(app: App, address: string, mails: TestMail[], perCommit = 50): Promise<number[]> {
+  const { id: inboxId } = await app.db.selectFrom('inbox').select('id').where('address', '=', address).executeTakeFirstOrThrow()
+  const ids: number[] = []
+  for (let start = 0; start < mails.length; start += perCommit) {
+    const batch = mails.slice(start, start + perCommit)
+    const heard = onPostgres ? heardBy(app, [inboxId]) : null
+    await ingestWriter(app)(batch.map((mail) => incomingMessage([inboxId], [address], mail)))
+    await heard
+    const rows = await app.db.selectFrom('message').select('id').where('inbox_id', '=', inboxId).orderBy('id', 'desc').limit(batch.length).execute()
+    ids.push(...rows.map((row) => row.id).reverse())
+  }
+  await nextTurn()
+  return ids
+}
+
 /** Stores a message made by `build` (given each address's inbox id) as deliverToAll does. Returns its id in each inbox. */
 export async function deliverIncoming(app: App, addresses: string[], build: (inboxIds: number[]) => MessageToStore): Promise<number[]> {
   const inboxes = await app.db.selectFrom('inbox').select(['id', 'address']).where('address', 'in', addresses).execute()

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { InboxResponse } from '@tempbox/types'
 import type { App } from '../src/app.js'
 import { buildTestApp, nextTurn, onPostgres } from './helper.js'
-import { deliver, generate } from './email-fixtures.js'
+import { deliver, deliverMany, generate } from './email-fixtures.js'
 
 let app: App
 let address: string
@@ -143,9 +143,7 @@ const page = async (query = ''): Promise<InboxResponse> => {
 
 /** Delivers `n` messages numbered 1..n (subject `m<i>`); returns their ids in that order. */
 async function fill(n: number, mail: Parameters<typeof deliver>[2] = {}): Promise<number[]> {
-  const ids: number[] = []
-  for (let i = 1; i <= n; i++) ids.push(await deliver(app, address, { subject: `m${i}`, ...mail }))
-  return ids
+  return deliverMany(app, address, Array.from({ length: n }, (_, i) => ({ subject: `m${i + 1}`, ...mail })))
 }
 
 describe('GET /api/email/{address}: pages', () => {
