@@ -1,18 +1,76 @@
+import { readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { basename, join } from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
 import { parentPort, Worker, type Transferable } from 'node:worker_threads'
 
 /**
  * Callers name a worker by its source file (`new URL('./x.ts', import.meta.url)`). Compiled (`pnpm build`, run with
- * node), the entry is the emitted .js beside it. From source, tsx's loader is not passed on to worker threads by
- * Node 20, so the worker starts from a tiny script that registers tsx, then imports the real entry; tsx is only a
- * development dependency, hence resolved here and not at load time.
+ * node), the entry is the emitted .js beside it. From source (tests, `pnpm dev`), see sourceBundle.
  */
 const IS_COMPILED = import.meta.url.endsWith('.js')
-function workerEntry(url: URL): { entry: URL | string; eval: boolean } {
-  if (IS_COMPILED) return { entry: new URL(url.href.replace(/\.ts$/, '.js')), eval: false }
-  const tsx = import.meta.resolve('tsx/esm/api')
-  return {
-    entry: `import(${JSON.stringify(tsx)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(url.href)}) })`,
-    eval: true,
+function workerEntry(url: URL): URL {
+  return IS_COMPILED ? new URL(url.href.replace(/\.ts$/, '.js')) : pathToFileURL(sourceBundle(url))
+}
+
+/** Native addons, loaded from node_modules as in the compiled bundles (scripts/bundle-app.mjs). */
+const NATIVE = ['better-sqlite3', 'argon2', 'pg-native']
+/** Bundles this process made, by source URL; removed when it exits. */
+const sourceBundles = new Map<string, string>()
+
+/**
+ * A worker started from TypeScript would register tsx and load its hundreds of modules one by one through loader hooks,
+ * on a hooks thread of its own: ~1.4 CPU-s a start, which the ingest suite paid 51 times. esbuild (a development
+ * dependency, like tsx) bundles each worker's sources once per process instead, as `pnpm build` bundles dist/.
+ */
+function sourceBundle(url: URL): string {
+  const made = sourceBundles.get(url.href)
+  if (made) return made
+  const esbuild = createRequire(import.meta.url)('esbuild') as typeof import('esbuild')
+  const source = fileURLToPath(url)
+  // In the app's node_modules: what stays external resolves from there, and the bundle sits as deep as a package's
+  // src/, so a path one of our modules takes from its own location (database-path.ts: ../../..) still holds.
+  const dir = fileURLToPath(new URL('../node_modules/', import.meta.url))
+  const file = join(dir, `.tempbox-worker-${basename(source, '.ts')}-${process.pid}-${sourceBundles.size}.mjs`)
+  const { outputFiles } = esbuild.buildSync({
+    entryPoints: [source],
+    bundle: true,
+    write: false,
+    outfile: file,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    external: NATIVE,
+    keepNames: true,
+    logLevel: 'warning',
+    // CommonJS dependencies inside an ES module still call require().
+    banner: { js: "import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url);" },
+  })
+  // Written whole, then renamed: another process bundling the same worker never reads half a file.
+  writeFileSync(`${file}.tmp`, outputFiles[0]!.contents)
+  renameSync(`${file}.tmp`, file)
+  if (sourceBundles.size === 0) {
+    process.once('exit', () => sourceBundles.forEach((f) => rmSync(f, { force: true })))
+    removeBundlesOfEndedProcesses(dir)
+  }
+  sourceBundles.set(url.href, file)
+  return file
+}
+
+/** A process killed without its exit handler (a test runner's worker, say) leaves its bundles: its successors remove them. */
+export function removeBundlesOfEndedProcesses(dir: string): void {
+  for (const name of readdirSync(dir)) {
+    const pid = /^\.tempbox-worker-.+-(\d+)-\d+\.mjs(\.tmp)?$/.exec(name)?.[1]
+    if (pid && !isRunning(Number(pid))) rmSync(join(dir, name), { force: true })
+  }
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM'
   }
 }
 
@@ -42,12 +100,12 @@ export function startWorker(
     onCrash: (error: Error) => void
   },
 ): StartedWorker & { stop: () => Promise<void> } {
-  const { entry, eval: isEval } = workerEntry(url)
+  const entry = workerEntry(url)
   const resourceLimits = {
     ...(options.youngGenerationMb ? { maxYoungGenerationSizeMb: options.youngGenerationMb } : {}),
     ...(options.oldGenerationMb ? { maxOldGenerationSizeMb: options.oldGenerationMb } : {}),
   }
-  const worker = new Worker(entry, { eval: isEval, workerData: options.workerData, transferList: options.transferList, resourceLimits })
+  const worker = new Worker(entry, { workerData: options.workerData, transferList: options.transferList, resourceLimits })
   let isStopping = false
   let markReady: () => void = () => {}
   let markFailed: (error: Error) => void = () => {}

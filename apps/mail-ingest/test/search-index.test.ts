@@ -29,7 +29,7 @@ describe.each([
   ['parse, store and sender-check workers', { MAIL_AUTH: 'on', MAIL_AUTH_DNS_FIXTURE: NO_DNS }],
   ['the in-process pipeline', { SMTP_PARSE_WORKERS: '0' }],
 ])('SQLite search index, with %s', (_, extraEnv) => {
-  // Boots the real worker threads (through tsx here): allowed longer than a protocol test on a busy machine.
+  // Boots the real worker threads (bundled from source here): allowed longer than a protocol test on a busy machine.
   it('is filled after the commit off the writer, and lets go of deleted mail', { timeout: 90_000 }, async () => {
     const database = await openTestDatabase('search-index')
     cleanups.push(database.close)

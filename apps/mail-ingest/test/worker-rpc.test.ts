@@ -1,8 +1,12 @@
+import { spawn } from 'node:child_process'
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { MessageChannel, receiveMessageOnPort } from 'node:worker_threads'
 import { describe, expect, it } from 'vitest'
 import type { ResourceLimits } from 'node:worker_threads'
 import { loadConfig } from '../src/config.js'
-import { movableMemory, startWorker } from '../src/worker-rpc.js'
+import { movableMemory, removeBundlesOfEndedProcesses, startWorker } from '../src/worker-rpc.js'
 
 describe('movableMemory', () => {
   it('moves buffers that own all of their memory, each once', () => {
@@ -71,5 +75,18 @@ describe('startWorker', () => {
       })
     })
     expect([limits.maxOldGenerationSizeMb, limits.maxYoungGenerationSizeMb]).toEqual([300, 16])
+  })
+})
+
+describe('worker bundles made from source', () => {
+  it('are removed once the process that made them has ended, and kept while it runs', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tempbox-worker-bundles-'))
+    const ended = spawn(process.execPath, ['-e', ''])
+    await new Promise((resolve) => ended.once('exit', resolve))
+    const names = [`.tempbox-worker-parse-worker-${ended.pid}-0.mjs`, `.tempbox-worker-store-worker-${ended.pid}-1.mjs.tmp`, `.tempbox-worker-store-worker-${process.pid}-0.mjs`, 'unrelated.mjs']
+    for (const name of names) writeFileSync(join(dir, name), '')
+    removeBundlesOfEndedProcesses(dir)
+    expect(readdirSync(dir).sort()).toEqual([`.tempbox-worker-store-worker-${process.pid}-0.mjs`, 'unrelated.mjs'])
+    rmSync(dir, { recursive: true, force: true })
   })
 })
