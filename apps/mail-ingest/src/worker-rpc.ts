@@ -15,6 +15,8 @@ function workerEntry(url: URL): URL {
 
 /** Native addons, loaded from node_modules as in the compiled bundles (scripts/bundle-app.mjs). */
 const NATIVE = ['better-sqlite3', 'argon2', 'pg-native']
+/** Spelled out in pieces: scripts/bundle-app.mjs rewrites that expression wherever our compiled code has it. */
+const IMPORT_META_URL = ['import', 'meta', 'url'].join('.')
 /** Bundles this process made, by source URL; removed when it exits. */
 const sourceBundles = new Map<string, string>()
 
@@ -44,7 +46,7 @@ function sourceBundle(url: URL): string {
     keepNames: true,
     logLevel: 'warning',
     // CommonJS dependencies inside an ES module still call require().
-    banner: { js: "import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url);" },
+    banner: { js: `import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(${IMPORT_META_URL});` },
   })
   // Written whole, then renamed: another process bundling the same worker never reads half a file.
   writeFileSync(`${file}.tmp`, outputFiles[0]!.contents)
