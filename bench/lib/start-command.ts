@@ -4,7 +4,7 @@ import { join } from 'node:path'
 export interface StartCommand {
   /** Node flags before the entry, `--conditions=tempbox-compiled` among them. */
   nodeArgs: string[]
-  /** Variables the script sets for node (`NAME=${NAME:-default}` gives the default unless the bench's own is set). */
+  /** Variables the script sets for node (`NAME=${NAME:-default}`: the default unless the bench runs with NAME set, as sh). */
   env: Record<string, string>
 }
 
@@ -19,7 +19,7 @@ export function startCommand(repoRoot: string, app: 'api' | 'mail-ingest'): Star
   while (words[0] && /^[A-Z_][A-Z0-9_]*=/.test(words[0])) {
     const [name, value] = words.shift()!.split(/=(.*)/s) as [string, string]
     const fallback = /^\$\{(\w+):-(.*)\}$/.exec(value)
-    env[name] = fallback ? (process.env[fallback[1]!] ?? fallback[2]!) : value
+    env[name] = fallback ? process.env[fallback[1]!] || fallback[2]! : value
   }
   const entry = words.findIndex((w) => w.endsWith('.js'))
   if (words[0] !== 'node' || entry < 0) throw new Error(`apps/${app}'s start script is not "[NAME=value …] node [flags…] <entry>.js": ${script}`)

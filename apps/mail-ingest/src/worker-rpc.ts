@@ -1,6 +1,6 @@
-import { readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
-import { basename, join } from 'node:path'
+import { basename, join, resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { parentPort, Worker, type Transferable } from 'node:worker_threads'
 
@@ -17,8 +17,12 @@ function workerEntry(url: URL): URL {
 const NATIVE = ['better-sqlite3', 'argon2', 'pg-native']
 /** Spelled out in pieces: scripts/bundle-app.mjs rewrites that expression wherever our compiled code has it. */
 const IMPORT_META_URL = ['import', 'meta', 'url'].join('.')
-/** Bundles this process made, by source URL; removed when it exits. */
-const sourceBundles = new Map<string, string>()
+/** The newest bundle of each worker this process started, by source URL, with our sources in it and their change times. */
+const sourceBundles = new Map<string, { file: string; sources: string[]; changedAt: string }>()
+/** Every bundle this process wrote, removed when it exits (an older one may still be loading in a worker). */
+const bundlesMade: string[] = []
+/** When each of `sources` last changed (none for one that is gone). */
+const changeTimes = (sources: string[]) => sources.map((f) => statSync(f, { throwIfNoEntry: false })?.mtimeMs ?? 'none').join()
 
 /**
  * A worker started from TypeScript would register tsx and load its hundreds of modules one by one through loader hooks,
@@ -27,14 +31,15 @@ const sourceBundles = new Map<string, string>()
  */
 function sourceBundle(url: URL): string {
   const made = sourceBundles.get(url.href)
-  if (made) return made
+  // A long-lived test process (vitest watch) starts workers again after their sources were edited.
+  if (made && changeTimes(made.sources) === made.changedAt) return made.file
   const esbuild = createRequire(import.meta.url)('esbuild') as typeof import('esbuild')
   const source = fileURLToPath(url)
   // In the app's node_modules: what stays external resolves from there, and the bundle sits as deep as a package's
   // src/, so a path one of our modules takes from its own location (database-path.ts: ../../..) still holds.
   const dir = fileURLToPath(new URL('../node_modules/', import.meta.url))
-  const file = join(dir, `.tempbox-worker-${basename(source, '.ts')}-${process.pid}-${sourceBundles.size}.mjs`)
-  const { outputFiles } = esbuild.buildSync({
+  const file = join(dir, `.tempbox-worker-${basename(source, '.ts')}-${process.pid}-${bundlesMade.length}.mjs`)
+  const { outputFiles, metafile } = esbuild.buildSync({
     entryPoints: [source],
     bundle: true,
     write: false,
@@ -45,17 +50,20 @@ function sourceBundle(url: URL): string {
     external: NATIVE,
     keepNames: true,
     logLevel: 'warning',
+    metafile: true,
     // CommonJS dependencies inside an ES module still call require().
     banner: { js: `import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(${IMPORT_META_URL});` },
   })
   // Written whole, then renamed: another process bundling the same worker never reads half a file.
   writeFileSync(`${file}.tmp`, outputFiles[0]!.contents)
   renameSync(`${file}.tmp`, file)
-  if (sourceBundles.size === 0) {
-    process.once('exit', () => sourceBundles.forEach((f) => rmSync(f, { force: true })))
+  if (bundlesMade.push(file) === 1) {
+    process.once('exit', () => bundlesMade.forEach((f) => rmSync(f, { force: true })))
     removeBundlesOfEndedProcesses(dir)
   }
-  sourceBundles.set(url.href, file)
+  // Ours only: what is under node_modules does not change while a process runs.
+  const sources = Object.keys(metafile.inputs).filter((input) => !input.includes('node_modules/')).map((input) => resolve(input))
+  sourceBundles.set(url.href, { file, sources, changedAt: changeTimes(sources) })
   return file
 }
 

@@ -1,7 +1,8 @@
 import { spawn } from 'node:child_process'
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { MessageChannel, receiveMessageOnPort } from 'node:worker_threads'
 import { describe, expect, it } from 'vitest'
 import type { ResourceLimits } from 'node:worker_threads'
@@ -79,6 +80,33 @@ describe('startWorker', () => {
 })
 
 describe('worker bundles made from source', () => {
+  it('are made again once a worker\'s source changed, as in a watching test run', async () => {
+    const source = join(import.meta.dirname, 'fixtures', `edited-worker-${process.pid}.ts`)
+    const answer = async () =>
+      new Promise<unknown>((resolve, reject) => {
+        const started = startWorker(pathToFileURL(source), {
+          onMessage: (message) => {
+            resolve(message)
+            void started.stop()
+          },
+          onCrash: reject,
+        })
+      })
+    const write = (text: string, at: number) => {
+      writeFileSync(source, `import { parentPort } from 'node:worker_threads'\nimport { signalReady } from '../../src/worker-rpc.js'\nsignalReady()\nparentPort!.postMessage('${text}')\n`)
+      utimesSync(source, at, at)
+    }
+    try {
+      write('first', 1_000_000)
+      expect(await answer()).toBe('first')
+      expect(await answer()).toBe('first')
+      write('second', 2_000_000)
+      expect(await answer()).toBe('second')
+    } finally {
+      rmSync(source, { force: true })
+    }
+  })
+
   it('are removed once the process that made them has ended, and kept while it runs', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'tempbox-worker-bundles-'))
     const ended = spawn(process.execPath, ['-e', ''])
