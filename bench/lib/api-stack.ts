@@ -47,14 +47,15 @@ export async function startApiStack(repoRoot: string, options: { withIngest: boo
   // `dist`: the compiled JavaScript, as `pnpm start` runs it in production (tsx costs memory in every worker thread).
   // Compiled, each app starts with the flags and environment of its package's `start` script (young generations capped).
   // The bench's own flags come after the script's: V8 takes the last of a flag given twice.
-  const entry = (app: 'api' | 'mail-ingest', file: string, extra: string[]) =>
-    options.dist
-      ? [...startCommand(repoRoot, app).nodeArgs, ...extra, join(repoRoot, `apps/${app}/dist/${file}.js`)]
-      : [...extra, '--import', 'tsx', join(repoRoot, `apps/${app}/src/${file}.ts`)]
-  const startEnv = (app: 'api' | 'mail-ingest') => (options.dist ? startCommand(repoRoot, app).env : {})
-  const api = await spawnUntil(process.execPath, entry('api', 'server', nodeArgs), {
+  const launch = (app: 'api' | 'mail-ingest', file: string, extra: string[]) => {
+    if (!options.dist) return { args: [...extra, '--import', 'tsx', join(repoRoot, `apps/${app}/src/${file}.ts`)], env: {} }
+    const start = startCommand(repoRoot, app)
+    return { args: [...start.nodeArgs, ...extra, join(repoRoot, `apps/${app}/dist/${file}.js`)], env: start.env }
+  }
+  const apiLaunch = launch('api', 'server', nodeArgs)
+  const api = await spawnUntil(process.execPath, apiLaunch.args, {
     cwd: join(repoRoot, 'bench'),
-    env: { ...startEnv('api'), ...env, LOG_LEVEL: 'info' },
+    env: { ...apiLaunch.env, ...env, LOG_LEVEL: 'info' },
     // Fastify logs where it listens at info level; the routes that are benchmarked log at warn only. With several
     // processes the cluster's primary says when every worker listens.
     readyText: Number(options.env?.API_PROCESSES ?? 1) > 1 ? /workers serving/ : /listening/i,
@@ -64,10 +65,11 @@ export async function startApiStack(repoRoot: string, options: { withIngest: boo
     cleanUp()
     throw err
   })
-  const ingest = options.withIngest
-    ? await spawnUntil(process.execPath, entry('mail-ingest', 'main', ingestNodeArgs), {
+  const ingestLaunch = options.withIngest ? launch('mail-ingest', 'main', ingestNodeArgs) : null
+  const ingest = ingestLaunch
+    ? await spawnUntil(process.execPath, ingestLaunch.args, {
         cwd: join(repoRoot, 'bench'),
-        env: { ...startEnv('mail-ingest'), ...env },
+        env: { ...ingestLaunch.env, ...env },
         readyText: '[smtp] listening',
         timeoutMs: 180_000,
       }).catch(async (err: unknown) => {
