@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config'
 
 export default defineConfig({
   test: {
-    // Only bounds a hang: beside the package suites on 2 cores, a CLI through pnpm and tsx took over 60 s at load ~20.
+    // Only bounds a hang: beside the package suites on 2 cores, a CLI through pnpm (then tsx) took over 60 s at load ~20.
     testTimeout: 120_000,
     // expect.poll waits for a condition; its default second is too short for a busy shared 2-core machine, where the
     // package suites and tests/ run side by side. Like the timeout above, it only bounds a hang.

@@ -131,7 +131,7 @@ describe('the MCP server, spoken to by the SDK client', () => {
       })
       expect(rebound).toBe(403)
     } finally {
-      // pnpm, tsx and the server: the whole process group goes.
+      // pnpm and the server: the whole process group goes.
       process.kill(-server.pid!, 'SIGTERM')
       await exited
     }
