@@ -25,7 +25,8 @@ const PHASES = quick
           // One package at a time (each suite runs two files at a time): beside tests/ that already asks for more
           // than the 2 cores, and fewer suites at once means fewer tests near their time limits.
           ['package suites', ['test', '--filter=!@tempbox/tests', '--concurrency=1']],
-          ['integration and end-to-end', ['test', '--filter=@tempbox/tests', '--concurrency=1']],
+          // Its one test task waits for the apps' builds, which may run two at a time.
+          ['integration and end-to-end', ['test', '--filter=@tempbox/tests', '--concurrency=2']],
         ],
       ],
     ]
