@@ -8,8 +8,14 @@ export const HEADLESS_SHELL_PATH = process.env.CHROMIUM_HEADLESS_SHELL_PATH || '
 /** Debian's full Chromium, for what the shell lacks (it reports granted notifications as denied); or CHROMIUM_PATH. */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium'
 
-/** The flags this closed network needs (also given to `playwright test` runs). */
-export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync', '--disable-quic']
+/**
+ * The flags this closed network needs (also given to `playwright test` runs). Without a GPU, the compositor runs on the
+ * CPU in the browser process rather than in a GPU process of its own: ~5 % less CPU per page load, paired A/B.
+ */
+export const CHROMIUM_ARGS = [
+  '--no-sandbox', '--disable-gpu', '--in-process-gpu', '--disable-gpu-compositing', '--disable-background-networking', '--disable-component-update', '--no-first-run',
+  '--disable-sync', '--disable-quic',
+]
 
 /** One browser of each kind per vitest worker (the e2e files share their worker, tests/vitest.config.ts), ending with it. */
 const shared = new Map<string, Promise<Browser>>()
