@@ -1,5 +1,6 @@
 import { createDb, type Db } from '@tempbox/db'
 import type { FullMessage, InboxResponse } from '@tempbox/types'
+import { readdirSync } from 'node:fs'
 import nodemailer from 'nodemailer'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { dmarcReject, plainMail, signingDomain, signMail } from '../support/dkim.js'
@@ -47,7 +48,18 @@ async function deliverAndCheck(raw: string, local: string, mailFrom: string): Pr
   return (await api<FullMessage>(url)).auth
 }
 
+/** The threads of the running mail-ingest process (Linux /proc). */
+const ingestThreads = () => readdirSync(`/proc/${stack.ingest.child.pid}/task`).length
+
 describe('who really sent it, over real SMTP', { timeout: 120_000 }, () => {
+  it('starts its checking thread with the first message to check, not with ingest', async () => {
+    // Nothing received yet: no thread holds mailauth (stacks store on the SMTP thread, SMTP_PARSE_WORKERS=0).
+    const idle = ingestThreads()
+    const auth = await deliverAndCheck(plainMail('Someone <someone@first.example>', 'x', 'First'), 'first', 'someone@first.example')
+    expect(auth).toMatchObject({ status: 'none' })
+    expect(ingestThreads()).toBeGreaterThan(idle)
+  })
+
   it('stores pass for a mail signed by the domain in its From, with the Authentication-Results text', async () => {
     const auth = await deliverAndCheck(await signMail(plainMail('GitHub <noreply@github.com>', 'x', 'Your code 123456'), github), 'signed', 'bounce@github.com')
     expect(auth).toMatchObject({

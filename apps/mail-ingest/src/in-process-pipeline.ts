@@ -13,11 +13,10 @@ import { writerLimits } from './writer-limits.js'
 /** SMTP_PARSE_WORKERS=0: every message parsed, derived and committed on the SMTP thread itself. */
 export function createInProcessPipeline(storage: Storage, config: Config): IngestPipeline {
   const auth = startAuthChecker(config, storage, authCrashed)
-  const authPort = auth?.port
-  if (authPort) storeVerdictsFrom(authPort, storage)
+  if (auth) storeVerdictsFrom(auth.verdicts, storage)
   const store = createMessageStore(storage.messageWriter(writerLimits(config)), {
     maxBatchMessages: config.maxBatchMessages,
-    onCommitted: authPort ? (messages, contentIds) => sendAuthJobs(authPort, messages, contentIds) : undefined,
+    onCommitted: auth ? (messages, contentIds) => sendAuthJobs(auth.jobs, messages, contentIds) : undefined,
   })
   // No checkpoint worker here: this thread fills the search index too (steps of at most a few hundred copies).
   const indexer = startSearchIndexer(storage)

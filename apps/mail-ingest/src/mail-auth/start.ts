@@ -8,11 +8,10 @@ import { STOPPED, type AuthWorkerCommand } from './protocol.js'
 const STOP_WAIT_MS = 2_000
 
 export interface AuthChecker {
-  /**
-   * Where committed messages go to be checked, for the one thread that commits them; their verdicts come back on it, for
-   * that thread to store (store-verdicts.ts).
-   */
-  port: MessagePort
+  /** Where the one thread that commits messages sends them to be checked (sendAuthJobs). */
+  jobs: Pick<MessagePort, 'postMessage'>
+  /** Where their verdicts come back, for that thread to store (store-verdicts.ts). */
+  verdicts: MessagePort
   /** See settleLeftoverChecks. */
   ready: Promise<void>
   /**
@@ -54,27 +53,39 @@ export function senderCheckStopper() {
   }
 }
 
-/** Starts the sender-check worker (for messages stored on the SMTP thread), or returns null when MAIL_AUTH=off. */
+/**
+ * The sender check for messages stored on the SMTP thread, or null when MAIL_AUTH=off. Its worker starts with the first
+ * message to check: loading mailauth and its DNS, BIMI and charset code costs a thread ~0.5 CPU-s, which an ingest that
+ * gets no mail (or none yet) need not pay at start.
+ */
 export function startAuthChecker(config: Config, storage: Pick<Storage, 'settleLeftoverChecks'>, onCrash: (error: Error) => void): AuthChecker | null {
   if (!config.mailAuth.enabled) return null
   const ready = settleLeftoverChecks(storage)
   const channel = new MessageChannel()
   const stopper = senderCheckStopper()
-  const worker = startWorker(new URL('./worker.ts', import.meta.url), {
-    workerData: { database: storageConfig(config, { poolSize: 2 }), config: config.mailAuth, mta: config.mailDomains[0], jobPort: channel.port2 },
-    transferList: [channel.port2],
-    youngGenerationMb: config.checkWorkerYoungGenerationMb,
-    oldGenerationMb: config.workerOldGenerationMb,
-    onMessage: stopper.onMessage,
-    onCrash,
-  })
+  let worker: ReturnType<typeof startWorker> | null = null
+  const start = () =>
+    startWorker(new URL('./worker.ts', import.meta.url), {
+      workerData: { database: storageConfig(config, { poolSize: 2 }), config: config.mailAuth, mta: config.mailDomains[0], jobPort: channel.port2 },
+      transferList: [channel.port2],
+      youngGenerationMb: config.checkWorkerYoungGenerationMb,
+      oldGenerationMb: config.workerOldGenerationMb,
+      onMessage: stopper.onMessage,
+      onCrash,
+    })
   return {
-    port: channel.port1,
+    jobs: {
+      postMessage: (jobs, transfer) => {
+        worker ??= start()
+        channel.port1.postMessage(jobs, transfer)
+      },
+    },
+    verdicts: channel.port1,
     ready,
     stop: async () => {
-      await stopper.stop(worker.worker)
+      if (worker) await stopper.stop(worker.worker)
       channel.port1.close()
-      await worker.stop()
+      await worker?.stop()
     },
   }
 }
