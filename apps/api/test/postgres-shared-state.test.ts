@@ -229,11 +229,11 @@ describe('the visitor salt of the day in PostgreSQL', () => {
 describe('one node runs the one-per-service jobs', () => {
   const timing = { retryMs: 50, checkMs: 50 }
 
-  function nodes(dbs: Db[], errors: unknown[]) {
+  function nodes(dbs: Db[], errors: unknown[], nodeTiming = timing) {
     let running = 0
     const seen = { starts: 0, mostAtOnce: 0 }
     const leaders = dbs.map((db) => {
-      const leadership = new PostgresLeadership(db, timing, (_m, err) => errors.push(err))
+      const leadership = new PostgresLeadership(db, nodeTiming, (_m, err) => errors.push(err))
       leadership.whileLeading({
         start: () => {
           seen.starts++
@@ -271,7 +271,9 @@ describe('one node runs the one-per-service jobs', () => {
   it('moves to another node when the leader’s connection is cut', async () => {
     const errors: unknown[] = []
     const [dbA, dbB, admin] = await pg.pools(3)
-    const { leaders, seen, running } = nodes([dbA!], errors)
+    // A node cut off cannot ask for the lock again. This one still reaches the server: retrying as often as the other, it
+    // could win the released lock back first (seen in CI). It asks once a minute, as good as never within this test.
+    const { leaders, seen, running } = nodes([dbA!], errors, { ...timing, retryMs: 60_000 })
     const second = nodes([dbB!], errors)
     try {
       await leaders[0]!.start()
@@ -281,9 +283,6 @@ describe('one node runs the one-per-service jobs', () => {
       // The server ends the session holding the lock, as when its node is cut off or gone.
       await sql`SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND granted AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`.execute(admin!)
       await waitFor(() => !leaders[0]!.isLeading() && running() === 0, 'the first node stops its jobs')
-      // A node cut off cannot ask again; this one still reaches the server and, retrying too, could win the released
-      // lock back before the other. Stopped, as a node that is gone, it leaves the lock to the other.
-      await leaders[0]!.stop()
       await waitFor(() => second.leaders[0]!.isLeading(), 'the second node takes over')
       await waitFor(() => errors.length > 0, 'the lost lock is reported')
       expect(seen.starts).toBe(1)
