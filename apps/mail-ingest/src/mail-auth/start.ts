@@ -64,6 +64,7 @@ export function startAuthChecker(config: Config, storage: Pick<Storage, 'settleL
   const channel = new MessageChannel()
   const stopper = senderCheckStopper()
   let worker: ReturnType<typeof startWorker> | null = null
+  let stopped = false
   const start = () =>
     startWorker(new URL('./worker.ts', import.meta.url), {
       workerData: { database: storageConfig(config, { poolSize: 2 }), config: config.mailAuth, mta: config.mailDomains[0], jobPort: channel.port2 },
@@ -76,6 +77,8 @@ export function startAuthChecker(config: Config, storage: Pick<Storage, 'settleL
   return {
     jobs: {
       postMessage: (jobs, transfer) => {
+        // Jobs batched before a stop may still be posted during it: as before, they are not checked (read unknown later).
+        if (stopped) return
         worker ??= start()
         channel.port1.postMessage(jobs, transfer)
       },
@@ -83,6 +86,7 @@ export function startAuthChecker(config: Config, storage: Pick<Storage, 'settleL
     verdicts: channel.port1,
     ready,
     stop: async () => {
+      stopped = true
       if (worker) await stopper.stop(worker.worker)
       channel.port1.close()
       await worker?.stop()
