@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process'
-import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -64,7 +64,7 @@ describe('scripts/run-source.mjs, which runs the TypeScript commands (`pnpm owne
     writeFileSync(greeting, "export const greeting: string = 'good evening'\nexport const where = import.meta.url\n")
     // A change time the stamp cannot have seen, even on a file system with coarse times.
     const later = new Date(made + 5_000)
-    execFileSync('touch', ['-d', later.toISOString(), greeting])
+    utimesSync(greeting, later, later)
     expect(run(entry, []).output.greeting).toBe('good evening')
   })
 
