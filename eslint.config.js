@@ -135,6 +135,18 @@ export default defineConfig(
     },
   },
 
+  // The web imports only types from @tempbox/types: a value from its index pulls TypeBox and every API schema into the
+  // browser's first JavaScript. Shared values live in @tempbox/types/constants.
+  {
+    files: ['apps/web/src/**/*.{ts,tsx}'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        { paths: [{ name: '@tempbox/types', allowTypeImports: true, message: 'Import values from @tempbox/types/constants: the index pulls TypeBox into the browser.' }] },
+      ],
+    },
+  },
+
   // No source file over 350 lines: past that a file holds more than one concern and is read by searching. Migrations,
   // tests and locale tables are lists rather than logic, so they are left out.
   {

@@ -4,10 +4,6 @@ import { Type, type Static } from 'typebox'
 export const ROLES = ['user', 'admin', 'owner'] as const
 export type Role = (typeof ROLES)[number]
 
-export const PASSWORD_MIN_LENGTH = 6
-/** Longer passwords are refused rather than hashed: argon2 of megabytes is a cheap way to burn our CPU. */
-export const PASSWORD_MAX_LENGTH = 256
-
 export const PublicUser = Type.Object({
   id: Type.Integer(),
   email: Type.String(),

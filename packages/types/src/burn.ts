@@ -1,9 +1,5 @@
 import { Type, type Static } from 'typebox'
-
-/** Longest burn timer: shorter than the usual 24-hour lifetime (a longer one would burn nothing). */
-export const MAX_BURN_MINUTES = 1439
-/** The timers the web offers; the API takes any whole number of minutes up to MAX_BURN_MINUTES. */
-export const BURN_MINUTE_CHOICES = [10, 60, 360] as const
+import { MAX_BURN_MINUTES } from './constants.js'
 
 /** How an address ends early, if it does: the same fields when generating and later from the inbox. */
 export const BurnFields = {

@@ -1,7 +1,5 @@
 import { Type, type Static } from 'typebox'
 
-export const CONTACT_LIMITS = { name: 100, email: 254, subject: 200, message: 5000 } as const
-
 export const ContactBody = Type.Object({
   name: Type.String({ maxLength: 20000 }),
   email: Type.String({ maxLength: 20000 }),

@@ -1,8 +1,6 @@
 import { Type, type Static } from 'typebox'
+import { DEFAULT_DELIVERY_PAGE, MAX_DELIVERY_PAGE } from './constants.js'
 
-/** Longest `limit` of one page of the delivery log, and the page when the client does not say. */
-export const MAX_DELIVERY_PAGE = 100
-export const DEFAULT_DELIVERY_PAGE = 50
 /** Most near misses a timed-out wait lists of each kind (messages, refused or deferred deliveries). */
 export const MAX_NEAR_MISSES = 20
 

@@ -1,11 +1,9 @@
 import { Type, type Static } from 'typebox'
+import { PREVIEW_CHARS } from './constants.js'
 import { MessageAuth } from './message-auth.js'
 import { BurnFields, BurnMode } from './burn.js'
 import { CodeDetail } from './codes.js'
 import { NearMisses } from './deliveries.js'
-
-/** A chosen name shorter than this is refused: short names are the first ones others guess. */
-export const MIN_CHOSEN_LOCAL_PART_LENGTH = 6
 
 export const GenerateEmailBody = Type.Object(
   {
@@ -48,8 +46,6 @@ export const MAX_WAIT_COUNT = 50
 export const MAX_WAIT_FILTER_CHARS = 200
 /** Messages per page when the client does not say. */
 export const DEFAULT_INBOX_PAGE = 50
-/** Characters of body text in a summary's `preview`. */
-export const PREVIEW_CHARS = 100
 
 /**
  * A message as the inbox lists it: enough to show the row and its codes, never its body. The whole message is at

@@ -1,4 +1,4 @@
-import { PASSWORD_MIN_LENGTH } from '@tempbox/types'
+import { PASSWORD_MIN_LENGTH } from '@tempbox/types/constants'
 import { Button, Input, Label, useToast } from '@tempbox/ui'
 import { useState, type FormEvent } from 'react'
 import { useTranslation } from 'react-i18next'

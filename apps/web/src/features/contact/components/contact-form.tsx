@@ -1,11 +1,9 @@
+import { CONTACT_LIMITS } from '@tempbox/types/constants'
 import { Button, Input, Label, Textarea, toast } from '@tempbox/ui'
 import { Send } from 'lucide-react'
 import { useId, useState, type FormEvent } from 'react'
 import { useTranslation } from 'react-i18next'
 import { sendContactMessage } from '../api/send-contact'
-
-/** Mirrors CONTACT_LIMITS of @tempbox/types; a value import from there would pull TypeBox into the home page's bundle. */
-const CONTACT_LIMITS = { name: 100, email: 254, subject: 200, message: 5000 } as const
 
 const EMPTY = { name: '', email: '', subject: '', message: '' }
 

@@ -1,5 +1,5 @@
 import type { DeliveriesResponse } from '@tempbox/types'
-import { MAX_DELIVERY_PAGE } from '@tempbox/types'
+import { MAX_DELIVERY_PAGE } from '@tempbox/types/constants'
 import { apiJson } from '../../../lib/api-client'
 import { inboxUrl } from './inbox'
 

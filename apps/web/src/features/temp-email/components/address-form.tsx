@@ -1,4 +1,4 @@
-import { MIN_CHOSEN_LOCAL_PART_LENGTH } from '@tempbox/types'
+import { MIN_CHOSEN_LOCAL_PART_LENGTH } from '@tempbox/types/constants'
 import { useId, useState, type FormEvent } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useDomains } from '../api/inbox'

@@ -1,5 +1,5 @@
 import type { BurnMode, SetBurnBody } from '@tempbox/types'
-import { BURN_MINUTE_CHOICES } from '@tempbox/types'
+import { BURN_MINUTE_CHOICES } from '@tempbox/types/constants'
 import { create } from 'zustand'
 import { createJSONStorage, persist } from 'zustand/middleware'
 import { useCurrentAddress } from '../../../stores/current-address'

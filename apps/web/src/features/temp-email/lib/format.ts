@@ -1,4 +1,4 @@
-import { PREVIEW_CHARS } from '@tempbox/types'
+import { PREVIEW_CHARS } from '@tempbox/types/constants'
 
 /** Number of body characters the inbox preview shows (spec §2): the server's preview length. */
 export const PREVIEW_LENGTH = PREVIEW_CHARS
