@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { Type } from 'typebox'
-import { sharedSchemaCompilers } from '../src/schema-compilers.js'
+import { compileAllSchemas, compiledOncePerProcess, sharedSchemaCompilers } from '../src/schema-compilers.js'
 import { buildTestApp } from './helper.js'
 import type { App } from '../src/app.js'
 
@@ -33,6 +33,29 @@ describe('route schemas compiled once per process', () => {
     expect(serializerOf(Type.Object({ id: Type.Integer() }))).toBe(serialize)
     expect(serialize({ id: 7, secret: 'not in the schema' })).toBe('{"id":7}')
     expect(serializerOf(reply())({ id: 7, secret: 's' })).toBe('{"id":7,"secret":"s"}')
+  })
+
+  it('compiles a schema when a request first needs it, once, and passes on what the validator reports', () => {
+    const compiles: unknown[] = []
+    const compilerOf = compiledOncePerProcess('counting', () => (route) => {
+      compiles.push(route.schema)
+      return (data: unknown) => data === 'yes'
+    })
+    const check = compilerOf({}, {})({ schema: { const: 'counted' } }) as (data: unknown) => boolean
+    expect(compiles).toEqual([])
+    expect([check('yes'), check('no')]).toEqual([true, false])
+    expect(compiles).toEqual([{ const: 'counted' }])
+
+    const validate = validatorOf(Type.Object({ name: Type.String({ maxLength: 3 }) }))
+    expect(validate({ name: 'abcd' })).toBe(false)
+    expect(validate.errors).toMatchObject([{ instancePath: '/name', keyword: 'maxLength' }])
+    expect(validate({ name: 'abc' })).toBe(true)
+    expect(validate.errors).toBeNull()
+  })
+
+  it('compiles every schema of every route of the app', async () => {
+    apps = [await buildTestApp()]
+    expect(() => compileAllSchemas()).not.toThrow()
   })
 
   it('refuses a headers schema, whose names Fastify would no longer lower-case', () => {
