@@ -1,6 +1,7 @@
 import { defineConfig } from 'vite'
 import react from '@vitejs/plugin-react'
 import tailwindcss from '@tailwindcss/vite'
+import { precompressAssets } from './precompress-assets'
 
 /**
  * Modules that two or more chunks import go into one chunk of libraries and one of our own shared code, rather than
@@ -15,7 +16,7 @@ const codeSplitting = {
 }
 
 export default defineConfig({
-  plugins: [react(), tailwindcss()],
+  plugins: [react(), tailwindcss(), precompressAssets()],
   server: {
     port: 5173,
     proxy: { '/api': 'http://127.0.0.1:3000', '/s': 'http://127.0.0.1:3000' },

@@ -14,6 +14,9 @@ export default fp(
       root: opts.root,
       wildcard: false,
       index: false,
+      // The web build writes .br and .gz copies of its scripts and styles (precompress-assets.ts): the one the browser
+      // accepts is sent, with Vary: Accept-Encoding; a file without copies goes out as it is.
+      preCompressed: true,
       setHeaders: (reply: { header: (k: string, v: string) => unknown }, path: string) => {
         // Hashed assets never change; index.html must always be revalidated.
         if (path.includes('/assets/')) reply.header('Cache-Control', 'public, max-age=31536000, immutable')
