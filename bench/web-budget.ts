@@ -88,7 +88,12 @@ async function main() {
           }),
       )
       lcps.push(lcp)
-      for (let read = 0; read < reading.length; read = reading.length) await Promise.all(reading.slice(read))
+      // A response read meanwhile may add another: wait until none is left.
+      for (let read = 0; read < reading.length; ) {
+        const upTo = reading.length
+        await Promise.all(reading.slice(read, upTo))
+        read = upTo
+      }
       beforeLoadKb.push(js.filter((j) => j.beforeLoad).reduce((s, j) => s + j.kb, 0))
       allJsKb.push(js.reduce((s, j) => s + j.kb, 0))
       requests.push(responses)
