@@ -1,7 +1,7 @@
 import { defineConfig } from 'vite'
 import react from '@vitejs/plugin-react'
 import tailwindcss from '@tailwindcss/vite'
-import { precompressAssets } from './precompress-assets'
+import { precompressAssets } from './precompress-assets.ts'
 
 /**
  * The libraries every page runs before its first render, as one chunk rather than eight: the first view loads 7 files,
