@@ -88,10 +88,14 @@ export function openDb(config: OpenDbConfig): { db: Db; engine: Engine; sqlite: 
 export async function migrateToLatest(db: Db): Promise<void> {
   // Loaded here, not at the top: the migrations pull in @tempbox/mail-derive (~15 MB of heap), which ingest's store,
   // checkpoint and sender-check threads would otherwise each hold without ever migrating.
+  const { ranExactlyOurMigrations } = await import('./migrations/pending.js')
+  // A start on an up-to-date database (almost every start) reads one table rather than running the migrator.
+  if (await ranExactlyOurMigrations(db)) return
   const { migrationProviderFor } = await import('./migrations/index.js')
+  const provider = migrationProviderFor(engineOf(db))
   // Parallel work lands migrations whose names sort before one already shipped (000301 after 001201): a database that
   // ran the later one must still take the earlier one rather than refuse to start.
-  const migrator = new Migrator({ db, provider: migrationProviderFor(engineOf(db)), allowUnorderedMigrations: true })
+  const migrator = new Migrator({ db, provider, allowUnorderedMigrations: true })
   const { error, results } = await migrator.migrateToLatest()
   const failed = results?.find((r) => r.status === 'Error')
   if (error || failed) {
