@@ -281,6 +281,18 @@ describe('PostgreSQL storage', () => {
     expect(row.rows[0]).toEqual({ text: body, raw_compression: null, text_compression: null })
   })
 
+  it("runs a background loop on this storage's pool: no server session of its own, and closing it keeps the pool", async () => {
+    const sessions = async () =>
+      Number((await sql<{ n: string }>`select count(*) as n from pg_stat_activity where datname = current_database()`.execute(storage.db)).rows[0]!.n)
+    const before = await sessions()
+    const loop = storage.backgroundDb({ busyTimeoutMs: 50 })
+    await inbox('loop')
+    expect(await loop.db.selectFrom('inbox').select('local_part').execute()).toEqual([{ local_part: 'loop' }])
+    expect(await sessions()).toBe(before)
+    await loop.close()
+    await expect(storage.ping()).resolves.toBeUndefined()
+  })
+
   it('fails the readiness probe when its server does not answer', async () => {
     const url = new URL(config.url!)
     url.port = '1'
@@ -412,6 +424,17 @@ describe('PostgreSQL change notification', () => {
 
 describe('SQLite storage', () => {
   beforeEach(() => open('sqlite'))
+
+  it('gives a background loop a connection of its own that waits briefly for the write lock and skips the fsync', async () => {
+    const pragma = async (db: Storage['db'], name: string) => Object.values((await sql.raw<Record<string, number>>(`pragma ${name}`).execute(db)).rows[0]!)[0]
+    const loop = storage.backgroundDb({ busyTimeoutMs: 50 })
+    expect([await pragma(loop.db, 'synchronous'), await pragma(loop.db, 'busy_timeout')]).toEqual([1, 50])
+    expect(await pragma(storage.db, 'synchronous')).toBe(2)
+    await inbox('loop')
+    expect(await loop.db.selectFrom('inbox').select('local_part').execute()).toEqual([{ local_part: 'loop' }])
+    await loop.close()
+    await expect(storage.ping()).resolves.toBeUndefined()
+  })
 
   it("stores a long text's head, as SQL's substr cuts it, so the api's first view of it reads no more (none for a short text)", async () => {
     const box = await inbox('heads')

@@ -1,8 +1,7 @@
 import type { AddressInfo } from 'node:net'
 import fp from 'fastify-plugin'
 import type { FastifyInstance } from 'fastify'
-import { openStorage, type Storage } from '@tempbox/db'
-import { storageConfig, type Config } from '../config.js'
+import type { Config } from '../config.js'
 import { setQueueCaps } from '../repositories/webhook-repository.js'
 import { WebhookDeliverer } from '../services/webhooks/webhook-deliverer.js'
 
@@ -38,24 +37,22 @@ export default fp(
     // The enqueue trigger (run by mail-ingest's transactions) reads the caps from the database.
     await setQueueCaps(app.db, webhooks.maxQueued, webhooks.maxQueuedPerInbox)
     const lookupHost = (host: string) => app.webhookDns.lookup(host)
-    let running: { deliverer: WebhookDeliverer; storage: Storage } | null = null
+    let running: { deliverer: WebhookDeliverer; loopDb: { close(): Promise<void> } } | null = null
     app.sharedState.leadership.whileLeading({
       start: () => {
-        // A connection of the loop's own: it waits only briefly for the write lock (see DELIVERY_BUSY_TIMEOUT_MS), and its
-        // commits skip the fsync (SQLite synchronous=NORMAL, PostgreSQL synchronous_commit=off: that never risks the
-        // database, only the last records, whose deliveries would then simply be made again — at least once allows that).
-        // Two connections on PostgreSQL: the loop reads due deliveries while a batch of attempts is being recorded.
-        const storage = openStorage(storageConfig(app.config, { busyTimeoutMs: DELIVERY_BUSY_TIMEOUT_MS, durable: false, poolSize: 2 }))
-        const deliverer = new WebhookDeliverer(storage.db, withBoundPublicUrl(app), app.mailWatcher, (row) => app.inboxListings.summaryOfListRow(row), app.metrics, app.log, lookupHost)
-        running = { deliverer, storage }
+        // On SQLite a connection of the loop's own, which waits only briefly for the write lock and skips the fsync: a
+        // lost commit only makes deliveries again, which at least once allows (storage.ts, backgroundDb).
+        const loopDb = app.storage.backgroundDb({ busyTimeoutMs: DELIVERY_BUSY_TIMEOUT_MS })
+        const deliverer = new WebhookDeliverer(loopDb.db, withBoundPublicUrl(app), app.mailWatcher, (row) => app.inboxListings.summaryOfListRow(row), app.metrics, app.log, lookupHost)
+        running = { deliverer, loopDb }
         deliverer.start()
       },
       stop: async () => {
         if (!running) return
-        const { deliverer, storage } = running
+        const { deliverer, loopDb } = running
         running = null
         await deliverer.stop()
-        await storage.close()
+        await loopDb.close()
       },
     })
   },

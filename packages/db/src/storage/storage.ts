@@ -78,6 +78,13 @@ export interface Storage {
    * not one per message). A message deleted meanwhile has no row left: nothing changes.
    */
   writeVerdicts(batch: readonly (readonly [contentId: number, verdict: StoredVerdict])[], at: number): Promise<void>
+  /**
+   * The database for a background loop whose last commits may be redone when lost and which must never keep a request
+   * waiting (the webhook delivery loop). SQLite: a connection of its own that waits at most `busyTimeoutMs` for the
+   * write lock and commits without waiting on the disk. PostgreSQL: this storage's pool, whose writers wait on no
+   * file-wide lock; a pool of the loop's own cost a server process or two for nothing. `close` closes what it opened.
+   */
+  backgroundDb(options: { busyTimeoutMs: number }): { db: Db; close(): Promise<void> }
   /** Closes every connection this storage opened. */
   close(): Promise<void>
 }

@@ -107,6 +107,9 @@ export function openPostgresStorage(config: StorageConfig & { url: string }): St
       return null
     },
     writeVerdicts: (batch, at) => writeVerdicts(pool, batch, at),
+    backgroundDb() {
+      return { db, close: async () => undefined }
+    },
     async close() {
       mailWatchers.clear()
       deleteWatchers.clear()

@@ -79,6 +79,10 @@ export function openSqliteStorage(config: StorageConfig): Storage {
       writeVerdicts ??= createVerdictWriter(db, sqlite, config.durable !== false)
       writeVerdicts(batch, at)
     },
+    backgroundDb({ busyTimeoutMs }) {
+      const own = openSqliteStorage({ ...config, busyTimeoutMs, durable: false })
+      return { db: own.db, close: () => own.close() }
+    },
     async close() {
       for (const signal of signals) signal.close()
       signals.clear()
