@@ -14,13 +14,40 @@ function currentLanguage(code: string) {
   return LANGUAGES.find((l) => l.code === code) ?? LANGUAGES[0]
 }
 
+/** One Intl.DisplayNames per reader's language (at most one per language we offer): each made loads ICU's region names. */
+const regionNames = new Map<string, Intl.DisplayNames | null>()
+
 /** The country named in the reader's language (Intl knows every region), English if Intl can't. */
 function countryName(region: string, english: string, lng: string): string {
+  let names = regionNames.get(lng)
+  if (names === undefined) {
+    try {
+      names = new Intl.DisplayNames([lng], { type: 'region' })
+    } catch {
+      names = null
+    }
+    regionNames.set(lng, names)
+  }
   try {
-    return new Intl.DisplayNames([lng], { type: 'region' }).of(region) ?? english
+    return names?.of(region) ?? english
   } catch {
     return english
   }
+}
+
+type Language = (typeof LANGUAGES)[number]
+
+/** One entry of the open menu: a component, so its country is named when the menu opens, not at every page's render. */
+function LanguageOption({ language, reader, showCountry }: { language: Language; reader: string; showCountry: boolean }) {
+  return (
+    <DropdownMenuRadioItem value={language.code} lang={language.code} data-testid={`language-option-${language.code}`}>
+      <span aria-hidden="true">{language.flag}</span>
+      <span className="flex flex-col">
+        <span>{language.nativeName}</span>
+        {showCountry && <span className="text-xs text-slate-600 dark:text-slate-300">{countryName(language.region, language.country, reader)}</span>}
+      </span>
+    </DropdownMenuRadioItem>
+  )
 }
 
 /**
@@ -73,13 +100,7 @@ export function LanguagePicker({ variant = 'header', className }: { variant?: La
         <DropdownMenuSeparator />
         <DropdownMenuRadioGroup value={current.code} onValueChange={choose}>
           {LANGUAGES.map((l) => (
-            <DropdownMenuRadioItem key={l.code} value={l.code} lang={l.code} data-testid={`language-option-${l.code}`}>
-              <span aria-hidden="true">{l.flag}</span>
-              <span className="flex flex-col">
-                <span>{l.nativeName}</span>
-                {variant !== 'compact' && <span className="text-xs text-slate-600 dark:text-slate-300">{countryName(l.region, l.country, current.code)}</span>}
-              </span>
-            </DropdownMenuRadioItem>
+            <LanguageOption key={l.code} language={l} reader={current.code} showCountry={variant !== 'compact'} />
           ))}
         </DropdownMenuRadioGroup>
       </DropdownMenuContent>
