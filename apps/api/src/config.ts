@@ -120,6 +120,17 @@ export function storageConfig(config: Config, options: Pick<StorageConfig, 'busy
   return { path: config.databasePath, url: config.databaseUrl, poolSize: config.databasePoolSize, ...options }
 }
 
+/**
+ * On PostgreSQL the node that runs the one-per-service jobs holds their lock on a connection of its pool for as long
+ * as it leads (service-state/postgres-leadership.ts): with a pool of one, that node could never query again.
+ */
+function poolSize(size: number, postgres: boolean, problems: string[]): number {
+  if (postgres && size < 2) {
+    problems.push(`DATABASE_POOL_SIZE must be at least 2 on PostgreSQL: one connection holds the lock of the service's one-per-service jobs (got ${size})`)
+  }
+  return size
+}
+
 /** Reads and validates the environment once; reports every problem at the same time. */
 export function loadConfig(env: Env = process.env): Config {
   const problems: string[] = []
@@ -153,7 +164,7 @@ export function loadConfig(env: Env = process.env): Config {
     apiProcesses: int('API_PROCESSES', 1, 1),
     databasePath,
     databaseUrl: isPostgresUrl(env.DATABASE_URL) ? env.DATABASE_URL.trim() : undefined,
-    databasePoolSize: int('DATABASE_POOL_SIZE', DEFAULT_POOL_SIZE, 1),
+    databasePoolSize: poolSize(int('DATABASE_POOL_SIZE', DEFAULT_POOL_SIZE, 1), sharedDatabase, problems),
     dataDir,
     mailDomains,
     webDistDir: env.WEB_DIST_DIR === '' ? null : (env.WEB_DIST_DIR ?? defaultWebDist()),

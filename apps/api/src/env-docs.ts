@@ -5,7 +5,7 @@ export const API_ENV_DOCS: Record<string, { default?: string; meaning: string }>
   API_PROCESSES: { meaning: 'HTTP worker processes; above 1 forks a cluster whose primary holds the limits all workers share (needs a database file, not `:memory:`); about cores + 1 (3 on a 2-core host: see [BENCHMARKS.md](../BENCHMARKS.md))' },
   DATABASE_PATH: { default: '`data/tempbox.sqlite`', meaning: 'SQLite file (relative paths from the repository root)' },
   DATABASE_URL: { default: '— (the SQLite file)', meaning: 'a `postgres://` or `postgresql://` URL runs on PostgreSQL instead of the SQLite file; the same on every api and mail-ingest node (see [scaling.md](scaling.md)); any other value stops the start' },
-  DATABASE_POOL_SIZE: { meaning: 'connections each api process keeps open to PostgreSQL at most' },
+  DATABASE_POOL_SIZE: { meaning: 'connections each api process keeps open to PostgreSQL at most (at least 2: one holds the lock of the one-per-service jobs)' },
   DATA_DIR: { default: 'folder of the database', meaning: 'where locally generated secrets are kept' },
   MAIL_DOMAINS: { default: '`tempbox.local`', meaning: 'comma-separated domains we accept mail for; the first is the default' },
   ADDRESS_TTL_HOURS: { meaning: 'lifetime of an address and its mail' },

@@ -21,6 +21,11 @@ describe('the api and DATABASE_URL', () => {
       'DATABASE_URL must be a postgres:// or postgresql:// URL (or unset, for the SQLite file at DATABASE_PATH)',
     )
     expect(() => loadConfig({ DATABASE_URL: 'postgres://tempbox@db/tempbox', DATABASE_POOL_SIZE: '0', JWT_SECRET: SECRET })).toThrow('DATABASE_POOL_SIZE must be an integer ≥ 1 (got "0")')
+    // The leading node keeps one connection for its lock: a pool of one would leave it none for queries.
+    expect(() => loadConfig({ DATABASE_URL: 'postgres://tempbox@db/tempbox', DATABASE_POOL_SIZE: '1', JWT_SECRET: SECRET })).toThrow(
+      "DATABASE_POOL_SIZE must be at least 2 on PostgreSQL: one connection holds the lock of the service's one-per-service jobs (got 1)",
+    )
+    expect(loadConfig({ DATABASE_PATH: '/tmp/tempbox.sqlite', DATABASE_POOL_SIZE: '1' }).databasePoolSize).toBe(1)
   })
 
   it('refuses to start on PostgreSQL without JWT_SECRET rather than make up a secret no other node shares', () => {
