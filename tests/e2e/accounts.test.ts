@@ -202,8 +202,9 @@ describe('accounts, owner setup and analytics in the browser', () => {
     await laptop.getByRole('banner').getByRole('button', { name: 'Account', exact: true }).waitFor()
     expect((await fetch(`${stack.apiUrl}/api/auth/me`, { headers: { authorization: `Bearer ${phoneToken}` } })).status).toBe(401)
     await phone.reload()
+    // The header reads "Sign In" while the stored token is being checked: the token is gone once /api/auth/me said 401.
+    await expect.poll(() => phone.evaluate(() => localStorage.getItem('auth_token'))).toBeNull()
     await phone.getByRole('banner').getByRole('button', { name: 'Sign In', exact: true }).waitFor()
-    expect(await phone.evaluate(() => localStorage.getItem('auth_token'))).toBeNull()
 
     // Only the new password signs in.
     dialog = await openAccountDialog(phone, 'Sign In')
