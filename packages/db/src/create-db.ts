@@ -86,11 +86,11 @@ export function openDb(config: OpenDbConfig): { db: Db; engine: Engine; sqlite: 
 
 /** Runs every pending migration of the db's engine; throws with the failing migration's error. */
 export async function migrateToLatest(db: Db): Promise<void> {
+  // A start on an up-to-date database (almost every start) reads one table rather than running the migrator.
+  const { ranExactlyOurMigrations } = await import('./migrations/pending.js')
+  if (await ranExactlyOurMigrations(db)) return
   // Loaded here, not at the top: the migrations pull in @tempbox/mail-derive (~15 MB of heap), which ingest's store,
   // checkpoint and sender-check threads would otherwise each hold without ever migrating.
-  const { ranExactlyOurMigrations } = await import('./migrations/pending.js')
-  // A start on an up-to-date database (almost every start) reads one table rather than running the migrator.
-  if (await ranExactlyOurMigrations(db)) return
   const { migrationProviderFor } = await import('./migrations/index.js')
   const provider = migrationProviderFor(engineOf(db))
   // Parallel work lands migrations whose names sort before one already shipped (000301 after 001201): a database that

@@ -40,8 +40,8 @@ export default fp(
     let running: { deliverer: WebhookDeliverer; loopDb: { close(): Promise<void> } } | null = null
     app.sharedState.leadership.whileLeading({
       start: () => {
-        // On SQLite a connection of the loop's own, which waits only briefly for the write lock and skips the fsync: a
-        // lost commit only makes deliveries again, which at least once allows (storage.ts, backgroundDb).
+        // On SQLite a connection of the loop's own, which waits only briefly for the write lock and skips the fsync (a lost
+        // commit only makes deliveries again, which at least once allows); on PostgreSQL the app's pool (backgroundDb).
         const loopDb = app.storage.backgroundDb({ busyTimeoutMs: DELIVERY_BUSY_TIMEOUT_MS })
         const deliverer = new WebhookDeliverer(loopDb.db, withBoundPublicUrl(app), app.mailWatcher, (row) => app.inboxListings.summaryOfListRow(row), app.metrics, app.log, lookupHost)
         running = { deliverer, loopDb }
