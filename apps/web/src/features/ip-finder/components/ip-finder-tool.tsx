@@ -4,6 +4,7 @@ import useSWR from 'swr'
 import type { IpInfo } from '@tempbox/types'
 import { Button, Card, CardContent, CardDescription, CardHeader, CardTitle, Input, Label, useToast } from '@tempbox/ui'
 import { copyWithToast } from '../../../lib/copy-with-toast'
+import { regionName } from '../../../lib/region-name'
 import { Copy, Globe, Loader2, Search } from 'lucide-react'
 import { fetchIpInfo } from '../api/ip'
 import { flagOf } from '../lib/flag'
@@ -126,7 +127,7 @@ function IpDetails({ info }: { info: IpInfo }) {
       </p>
     )
   }
-  const place = [info.city, info.region, countryIn(i18n.language, info.countryCode) ?? info.countryName].filter(Boolean).join(', ')
+  const place = [info.city, info.region, (info.countryCode ? regionName(info.countryCode, i18n.language) : undefined) ?? info.countryName].filter(Boolean).join(', ')
   const unknown = t('ip.unknown')
   return (
     <dl className="mt-2 grid grid-cols-1 gap-x-4 gap-y-1 text-sm sm:grid-cols-[auto_1fr]">
@@ -152,14 +153,4 @@ function IpDetails({ info }: { info: IpInfo }) {
       )}
     </dl>
   )
-}
-
-/** The country's name in the reader's language; the server's English name when the browser can't say it. */
-function countryIn(language: string, code: string | null): string | undefined {
-  if (!code) return undefined
-  try {
-    return new Intl.DisplayNames([language], { type: 'region' }).of(code)
-  } catch {
-    return undefined
-  }
 }

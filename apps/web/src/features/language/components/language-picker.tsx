@@ -4,6 +4,7 @@ import { ChevronDown } from 'lucide-react'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { applyLanguage } from '../../../lib/i18n'
+import { regionName } from '../../../lib/region-name'
 
 /** Spec §9: a selection applies after the menu's 150 ms closing animation. */
 export const LANGUAGE_SWITCH_DELAY_MS = 150
@@ -12,27 +13,6 @@ export type LanguagePickerVariant = 'compact' | 'full' | 'header'
 
 function currentLanguage(code: string) {
   return LANGUAGES.find((l) => l.code === code) ?? LANGUAGES[0]
-}
-
-/** One Intl.DisplayNames per reader's language (at most one per language we offer): each made loads ICU's region names. */
-const regionNames = new Map<string, Intl.DisplayNames | null>()
-
-/** The country named in the reader's language (Intl knows every region), English if Intl can't. */
-function countryName(region: string, english: string, lng: string): string {
-  let names = regionNames.get(lng)
-  if (names === undefined) {
-    try {
-      names = new Intl.DisplayNames([lng], { type: 'region' })
-    } catch {
-      names = null
-    }
-    regionNames.set(lng, names)
-  }
-  try {
-    return names?.of(region) ?? english
-  } catch {
-    return english
-  }
 }
 
 type Language = (typeof LANGUAGES)[number]
@@ -44,7 +24,7 @@ function LanguageOption({ language, reader, showCountry }: { language: Language;
       <span aria-hidden="true">{language.flag}</span>
       <span className="flex flex-col">
         <span>{language.nativeName}</span>
-        {showCountry && <span className="text-xs text-slate-600 dark:text-slate-300">{countryName(language.region, language.country, reader)}</span>}
+        {showCountry && <span className="text-xs text-slate-600 dark:text-slate-300">{regionName(language.region, reader) ?? language.country}</span>}
       </span>
     </DropdownMenuRadioItem>
   )
@@ -89,7 +69,7 @@ export function LanguagePicker({ variant = 'header', className }: { variant?: La
           {variant === 'full' && (
             <span className="flex flex-1 flex-col items-start text-start">
               <span>{current.nativeName}</span>
-              <span className="text-xs text-slate-600 dark:text-slate-300">{countryName(current.region, current.country, current.code)}</span>
+              <span className="text-xs text-slate-600 dark:text-slate-300">{regionName(current.region, current.code) ?? current.country}</span>
             </span>
           )}
           {variant !== 'compact' && <ChevronDown aria-hidden="true" />}
