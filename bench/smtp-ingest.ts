@@ -10,6 +10,8 @@
  *   BENCH_REPEATS=3 …          runs per target per scenario (median and range are reported)
  *   BENCH_SCALE=0.2 …          fewer messages per scenario (quick look)
  *   BENCH_SKIP_MAILDEV=1 …     only Tempbox
+ *   BENCH_SKIP_SINK=1 …        without the bare smtp-server that discards every message (what the protocol costs
+ *                              here), otherwise interleaved with the others: Tempbox's msg/s as a share of it, same run
  *   BENCH_ONLY=100 …           only scenarios whose name contains this text ('2 KB × 16|100 KB × 16': either)
  *   BENCH_NO_WRITE=1 …         print the section without writing BENCHMARKS.md
  *   BENCH_INGEST_ROOT=/path/to/other/checkout …  run that copy's mail-ingest (e.g. another commit)
@@ -28,9 +30,10 @@
 import { startPostgres, type PostgresServer } from '@tempbox/db/testing/postgres'
 import { writeBenchmarkSection } from './lib/benchmarks-md.js'
 import { startMaildev } from './lib/smtp/maildev.js'
+import { startSink } from './lib/smtp/sink.js'
 import { logResult, renderSection } from './lib/smtp/report.js'
 import { runScenario, type Result, type Target } from './lib/smtp/run-scenario.js'
-import { BASELINE_ENV, BASELINE_NODE_ARGS, BASELINE_ROOT, MAIL_AUTH_AB, ON_POSTGRES, REPEATS, REPO_ROOT, SCALE, SCENARIOS, SKIP_MAILDEV, type Scenario } from './lib/smtp/settings.js'
+import { BASELINE_ENV, BASELINE_NODE_ARGS, BASELINE_ROOT, MAIL_AUTH_AB, ON_POSTGRES, REPEATS, REPO_ROOT, SCALE, SCENARIOS, SKIP_MAILDEV, WITH_SINK, type Scenario } from './lib/smtp/settings.js'
 import { POSTGRES_BASELINE_NAME, POSTGRES_TWO_NODES_NAME, startTempbox, startTempboxOnPostgres, writeSenderZone } from './lib/smtp/tempbox-targets.js'
 
 const started = new Date()
@@ -57,6 +60,8 @@ try {
     if (BASELINE_ROOT) targets.push(await startTempboxOnPostgres(postgres, POSTGRES_BASELINE_NAME, BASELINE_ROOT))
   }
   if (!SKIP_MAILDEV) targets.push(await startMaildev())
+  // The peer comparison's reference; a section comparing Tempbox with itself needs none.
+  if (WITH_SINK && !MAIL_AUTH_AB && !BASELINE_ROOT && !ON_POSTGRES) targets.push(await startSink())
   // Warm-up so the JIT has compiled the hot paths before anything is measured.
   const warmUp: Scenario = { name: 'warm-up', kind: 'plain', bytes: 2048, connections: 4, messages: Math.max(4, Math.round(500 * SCALE)) }
   for (const target of targets) await runScenario(target, warmUp, 'warm', 0)

@@ -5,6 +5,7 @@ import { fmt, median, spread } from '../stats.js'
 import { CORPUS } from './messages.js'
 import type { Result } from './run-scenario.js'
 import { bench, INBOX_COUNT, REPEATS, SCENARIOS } from './settings.js'
+import { SINK_NAME } from './sink.js'
 import { POSTGRES_NAME, POSTGRES_TARGET, POSTGRES_TWO_NODES_NAME } from './tempbox-targets.js'
 
 function machine(): string {
@@ -26,7 +27,7 @@ export function renderSection(results: Result[], targets: string[], started: Dat
   const loads = results.map((r) => r.load1)
   const lines = [
     `Run ${started.toISOString().replace(/\.\d+Z$/, 'Z')} to ${finished.toISOString().slice(11, 19)} UTC on ${machine()}; 1-minute load average ${fmt(Math.min(...loads), 1)}–${fmt(Math.max(...loads), 1)} at the starts of the runs${noiseNote(loads)}; ${bench.load()}. Load generator (bench/lib/smtp-client.ts, raw SMTP with PIPELINING) on the same machine.`,
-    `Command: \`${bench.command}\`. Each target gets a 4-connection warm-up; then, scenario by scenario, ${targets.join(' and ')} take turns (which goes first alternates by run: ABBA), ${REPEATS} run${REPEATS > 1 ? 's' : ''} each. Messages rotate over ${INBOX_COUNT} inboxes. The corpus scenario sends the ${CORPUS.length} messages of tests/fixtures/real-mail in turn (mixed sizes, HTML, attachments, charsets, bare LF turned into CRLF as SMTP carries it).`,
+    `Command: \`${bench.command}\`. Each target gets a 4-connection warm-up; then, scenario by scenario, ${targets.join(' and ')} take turns (which goes first alternates by run: ABBA), ${REPEATS} run${REPEATS > 1 ? 's' : ''} each. Messages rotate over ${INBOX_COUNT} inboxes.${CORPUS.length ? ` The corpus scenario sends the ${CORPUS.length} messages of tests/fixtures/real-mail in turn (mixed sizes, HTML, attachments, charsets, bare LF turned into CRLF as SMTP carries it).` : ''}`,
     'Each cell is the median of the runs with the range in brackets. Latency is from MAIL FROM to the final 250 (for Tempbox: after the SQLite commit). "cpu/msg" is the server process\'s user+system CPU per acknowledged message. After each run every acknowledged message is read back and compared byte for byte with what was sent (Tempbox: the source rebuilt from its database file; MailDev: its .eml download): "lost" were acknowledged and not found, "differ" were found with other bytes.',
     '',
     '| scenario | target | msg/s | p50 ms | p99 ms | cpu/msg ms | peak RSS MB | failed | lost | differ |',
@@ -38,7 +39,8 @@ export function renderSection(results: Result[], targets: string[], started: Dat
     for (const t of targets) {
       const rs = of(s.name, t)
       if (rs.length === 0) continue
-      lines.push(`| ${s.name} | ${t} | ${spread(rs.map((r) => r.perSecond), 0)} | ${spread(rs.map((r) => r.p50), 1)} | ${spread(rs.map((r) => r.p99), 1)} | ${spread(rs.map((r) => r.cpuPerMessageMs), 2)} | ${fmt(Math.max(...rs.map((r) => r.rssPeakMb)), 0)} | ${sum(rs, 'failed')} | ${sum(rs, 'lost')} | ${sum(rs, 'mismatched')} |`)
+      const kept = t === SINK_NAME ? '— | —' : `${sum(rs, 'lost')} | ${sum(rs, 'mismatched')}`
+      lines.push(`| ${s.name} | ${t} | ${spread(rs.map((r) => r.perSecond), 0)} | ${spread(rs.map((r) => r.p50), 1)} | ${spread(rs.map((r) => r.p99), 1)} | ${spread(rs.map((r) => r.cpuPerMessageMs), 2)} | ${fmt(Math.max(...rs.map((r) => r.rssPeakMb)), 0)} | ${sum(rs, 'failed')} | ${kept} |`)
     }
   }
   lines.push('')
@@ -50,7 +52,7 @@ export function renderSection(results: Result[], targets: string[], started: Dat
     )
   }
 
-  const [ours, peer] = targets
+  const [ours, peer] = targets.filter((t) => t !== SINK_NAME)
   if (peer) {
     lines.push(`Side by side (each pair ran back to back, ${ours} first):`, '')
     for (const s of SCENARIOS) {
@@ -60,6 +62,17 @@ export function renderSection(results: Result[], targets: string[], started: Dat
       const faster = ratios.filter((x) => x > 1).length
       const cpuRatio = median(a.map((r, k) => (b[k]?.cpuPerMessageMs ?? Number.NaN) / r.cpuPerMessageMs))
       lines.push(`- ${s.name}: ${ours} ${spread(ratios, 2)}× ${peer}'s msg/s, faster in ${faster} of ${ratios.length} pairs; ${peer} used ${fmt(cpuRatio, 1)}× the CPU per message (median of the pairs).`)
+    }
+    lines.push('')
+  }
+
+  if (targets.includes(SINK_NAME)) {
+    lines.push(`${ours} against the bare smtp-server sink (the same SMTP library accepting and discarding each message: no parsing, no store, no fsync), each pair back to back:`, '')
+    for (const s of SCENARIOS) {
+      const a = of(s.name, ours!)
+      const b = of(s.name, SINK_NAME)
+      if (a.length === 0 || b.length === 0) continue
+      lines.push(`- ${s.name}: ${ours} at ${spread(a.map((r, k) => r.perSecond / (b[k]?.perSecond ?? Number.NaN)), 2)} of the sink's msg/s (the sink ${spread(b.map((r) => r.perSecond), 0)} msg/s, ${spread(b.map((r) => r.cpuPerMessageMs), 2)} ms CPU/msg).`)
     }
     lines.push('')
   }
@@ -81,6 +94,14 @@ export function renderSection(results: Result[], targets: string[], started: Dat
     const med = median(rs.map((r) => r.perSecond))
     const reached = rs.filter((r) => r.perSecond >= s.target!).length
     verdicts.push(`≥ ${fmt(s.target!, 0)} msg/s at ${s.name}: **${med >= s.target! ? 'met' : 'not met'}** (median ${fmt(med, 0)}; ${reached} of ${rs.length} runs at or above)`)
+  }
+  for (const s of SCENARIOS.filter((x) => x.sinkShare !== undefined)) {
+    const a = of(s.name, ours!)
+    const b = of(s.name, SINK_NAME)
+    if (a.length === 0 || b.length === 0) continue
+    const shares = a.map((r, k) => r.perSecond / (b[k]?.perSecond ?? Number.NaN))
+    const med = median(shares)
+    verdicts.push(`≥ ${fmt(s.sinkShare! * 100, 0)} % of the sink's msg/s at ${s.name}, same run: **${med >= s.sinkShare! ? 'met' : 'not met'}** (median ${fmt(med * 100, 0)} %; ${shares.filter((x) => x >= s.sinkShare!).length} of ${shares.length} pairs at or above)`)
   }
   if (verdicts.length) lines.push(`Targets, from this run's medians (${ours}, every 250 after an fsync of the commit holding the message): ${verdicts.join('; ')}.`, '')
   for (const name of [POSTGRES_NAME, POSTGRES_TWO_NODES_NAME]) {

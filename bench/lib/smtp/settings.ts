@@ -21,6 +21,7 @@ export const BASELINE_ENV = Object.fromEntries(bench.text('BENCH_BASELINE_ENV').
 /** Node flags for the baseline instead of BENCH_NODE_ARGS (a V8 flag's before/after). */
 export const BASELINE_NODE_ARGS = bench.text('BENCH_BASELINE_NODE_ARGS', process.env.BENCH_NODE_ARGS ?? '')
 export const ON_POSTGRES = bench.flag('BENCH_POSTGRES')
+export const WITH_SINK = !bench.flag('BENCH_SKIP_SINK')
 
 export type Kind = 'plain' | 'html' | 'corpus'
 
@@ -35,6 +36,8 @@ export interface Scenario {
   isOneMailPerConnection?: boolean
   /** The throughput Tempbox is meant to reach (msg/s), if this scenario has a target. */
   target?: number
+  /** The share of the bare sink's msg/s (BENCH_SINK) Tempbox is meant to reach in the same run. */
+  sinkShare?: number
 }
 
 // Each scenario runs for several seconds: a 2-second run on shared cores says more about the neighbours than about us.
@@ -43,7 +46,9 @@ const ALL_SCENARIOS: Scenario[] = [
   { name: 'real-mail corpus × 16 conns', kind: 'corpus', bytes: 0, connections: 16, messages: 6000 },
   { name: '2 KB × 1 conn', kind: 'plain', bytes: 2048, connections: 1, messages: 2500 },
   { name: '2 KB × 4 conns', kind: 'plain', bytes: 2048, connections: 4, messages: 8000 },
-  { name: '2 KB × 16 conns', kind: 'plain', bytes: 2048, connections: 16, messages: 20000, target: 2000 },
+  // Issue 29: 3,300 msg/s durable when the sink made 7,800 on this machine; the share holds on a slower day too.
+  { name: '2 KB × 16 conns', kind: 'plain', bytes: 2048, connections: 16, messages: 20000, target: 3300, sinkShare: 3300 / 7800 },
+  { name: '2 KB × 32 conns', kind: 'plain', bytes: 2048, connections: 32, messages: 20000 },
   { name: '100 KB × 1 conn', kind: 'plain', bytes: 100 * 1024, connections: 1, messages: 1000 },
   { name: '100 KB × 4 conns', kind: 'plain', bytes: 100 * 1024, connections: 4, messages: 2000 },
   { name: '100 KB × 16 conns', kind: 'plain', bytes: 100 * 1024, connections: 16, messages: 4000, target: 600 },
