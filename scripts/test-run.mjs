@@ -1,8 +1,7 @@
-// `pnpm test`: two streams side by side, each a sequence of turbo runs: the packages' own suites one package at a time;
-// and the checks (typecheck, lint), then tests/ (whole stacks and Chromium). Each stream alone leaves a core idle much of
-// the time (servers starting, pages loading): side by side they keep both busy. Failed checks stop the package suites
-// at once and tests/ never starts. `pnpm test:quick` (--quick): the checks, then the suites that start no server. Ends
-// with each task's wall time, read from turbo's run summaries, whether or not a run failed.
+// `pnpm test`: the checks, then two streams side by side: the packages' own suites one package at a time, and tests/ (whole
+// stacks and Chromium). Each stream alone leaves a core idle much of the time (servers starting, pages loading): side
+// by side they keep both busy. `pnpm test:quick` (--quick): the checks and the suites that start no server. Ends with
+// each task's wall time, read from turbo's run summaries, whether or not a phase failed.
 import { spawn, spawnSync } from 'node:child_process'
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { dirname, join } from 'node:path'
@@ -12,16 +11,24 @@ import { recordedRun } from './mutation-record.mjs'
 const quick = process.argv.includes('--quick')
 // The inner loop's suites: packages whose tests start no server, database or browser (seconds each).
 const UNIT_SUITES = ['@tempbox/web', '@tempbox/client', '@tempbox/config', '@tempbox/i18n', '@tempbox/ip', '@tempbox/mail-derive']
-const CHECKS = ['checks', ['typecheck', 'lint']]
-/** Streams run side by side; the runs of one stream one after another, each a turbo run of its own. */
-const STREAMS = quick
-  ? [[CHECKS, ['unit suites', ['test', ...UNIT_SUITES.map((name) => `--filter=${name}`), '--concurrency=2']]]]
+/** Phases run one after another; the streams of one phase run side by side, each a turbo run of its own. */
+const PHASES = quick
+  ? [
+      ['checks', [['checks', ['typecheck', 'lint']]]],
+      ['unit suites', [['unit suites', ['test', ...UNIT_SUITES.map((name) => `--filter=${name}`), '--concurrency=2']]]],
+    ]
   : [
-      // One package at a time (each suite runs two files at a time): beside tests/ that already asks for more than the
-      // 2 cores, and fewer suites at once means fewer tests near their time limits.
-      [['package suites', ['test', '--filter=!@tempbox/tests', '--concurrency=1']]],
-      // The checks first, beside the longer stream; tests/' one test task waits for the apps' builds (two at a time).
-      [CHECKS, ['integration and end-to-end', ['test', '--filter=@tempbox/tests', '--concurrency=2']]],
+      ['checks', [['checks', ['typecheck', 'lint']]]],
+      [
+        'suites',
+        [
+          // One package at a time (each suite runs two files at a time): beside tests/ that already asks for more
+          // than the 2 cores, and fewer suites at once means fewer tests near their time limits.
+          ['package suites', ['test', '--filter=!@tempbox/tests', '--concurrency=1']],
+          // Its one test task waits for the apps' builds, which may run two at a time.
+          ['integration and end-to-end', ['test', '--filter=@tempbox/tests', '--concurrency=2']],
+        ],
+      ],
     ]
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..')
 const RUNS = join(ROOT, '.turbo', 'runs')
@@ -49,63 +56,27 @@ function tasksOfRun(since, args) {
     .map((t) => [t.taskId, (t.execution.endTime - t.execution.startTime) / 1000, t.cache?.status === 'HIT' ? 'cached' : t.execution.exitCode === 0 ? '' : 'FAILED'])
 }
 
-/** Turbo runs under way, stopped when the checks fail. */
-const running = new Set()
-let checksFailed = false
-/** Each run leads a process group of its own (turbo alone passes no signal on to its tasks): the group is stopped. */
-const stop = (child, signal = 'SIGTERM') => {
-  try {
-    process.kill(-child.pid, signal)
-  } catch {
-    // Already gone.
-  }
-}
-// Detached groups no longer hear the terminal's Ctrl-C: this process passes it on.
-for (const signal of ['SIGINT', 'SIGTERM']) {
-  process.once(signal, () => {
-    for (const child of running) stop(child, signal)
-    process.exit(130)
-  })
-}
-
 /** One turbo run, its output prefixed when it shares the terminal with another; resolves to its row and exit code. */
-function runTurbo(name, args, prefixed) {
+function runStream(name, args, prefixed) {
   const since = Date.now()
-  const child = spawn('turbo', ['run', ...args, '--env-mode=loose', '--summarize', ...(prefixed ? ['--log-prefix=task'] : [])], { stdio: 'inherit', cwd: ROOT, env, detached: true })
-  running.add(child)
+  const child = spawn('turbo', ['run', ...args, '--env-mode=loose', '--summarize', ...(prefixed ? ['--log-prefix=task'] : [])], { stdio: 'inherit', cwd: ROOT, env })
   return new Promise((resolve) => {
     child.on('error', (error) => console.error(`turbo did not start: ${error.message}`))
-    child.on('close', (code) => {
-      running.delete(child)
-      resolve({ row: { name, seconds: (Date.now() - since) / 1000, tasks: tasksOfRun(since, args) }, ok: code === 0 })
-    })
+    child.on('close', (code) => resolve({ row: { name, seconds: (Date.now() - since) / 1000, tasks: tasksOfRun(since, args) }, ok: code === 0 }))
   })
 }
 
-/** A stream's runs one after another, until one fails; failed checks stop every other run too. */
-async function runStream(runs) {
-  const results = []
-  for (const [name, args] of runs) {
-    if (checksFailed) break
-    const result = await runTurbo(name, args, STREAMS.length > 1)
-    results.push(result)
-    if (result.ok) continue
-    if (name === CHECKS[0]) {
-      checksFailed = true
-      console.error('\nThe checks failed: stopping the tests that started beside them.')
-      for (const child of running) stop(child)
-    }
-    break
-  }
-  return results
-}
-
+const rows = []
+let failed = false
 const started = Date.now()
-const byStream = await Promise.all(STREAMS.map(runStream))
-// The checks' row first, as the first thing to read.
-const results = byStream.flat().sort((a, b) => Number(b.row.name === CHECKS[0]) - Number(a.row.name === CHECKS[0]))
-const rows = results.map((r) => (checksFailed && r.row.name !== CHECKS[0] ? { ...r.row, name: `${r.row.name} (stopped)` } : r.row))
-let failed = results.some((r) => !r.ok)
+for (const [, streams] of PHASES) {
+  const results = await Promise.all(streams.map(([name, args]) => runStream(name, args, streams.length > 1)))
+  for (const { row, ok } of results) {
+    rows.push(row)
+    failed ||= !ok
+  }
+  if (failed) break
+}
 
 // Mutation testing, incremental from each package's committed stryker-incremental.json: only mutants whose code or
 // covering tests changed run. A package whose recorded run still holds (mutation-record.mjs) is not run at all; one
