@@ -21,8 +21,9 @@ beforeAll(async () => {
     ['run', 'build', '--filter=@tempbox/api', '--filter=@tempbox/mail-ingest', '--env-mode=loose', '--output-logs=errors-only'],
     { cwd: REPO_ROOT },
   )
-  // Two API processes: the cluster's workers must start on the compiled code too.
-  stack = await startStack({ compiled: true, parseWorkers: true, nodeArgs: ['--import', REFUSE_TYPESCRIPT], env: { API_PROCESSES: '2' } })
+  // Two API processes: the cluster's workers must start on the compiled code too, on an empty file they migrate, as on
+  // a first `pnpm start`.
+  stack = await startStack({ compiled: true, parseWorkers: true, freshDatabase: true, nodeArgs: ['--import', REFUSE_TYPESCRIPT], env: { API_PROCESSES: '2' } })
   smtp = nodemailer.createTransport({ host: '127.0.0.1', port: stack.smtpPort, secure: false, ignoreTLS: true })
 })
 afterAll(async () => {
