@@ -1,6 +1,8 @@
+import SQLite from 'better-sqlite3'
 import { sql } from 'kysely'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createDb, type Db } from '../src/index.js'
+import { prepared } from '../src/storage/sqlite/statement-cache.js'
 
 const open: Db[] = []
 afterEach(async () => {
@@ -48,5 +50,36 @@ describe('statements kept prepared on a SQLite connection', () => {
     expect((await all()).rows).toEqual([{ id: 1, body: 'first' }])
     await sql`ALTER TABLE note ADD COLUMN pinned INTEGER NOT NULL DEFAULT 0`.execute(db)
     expect((await all()).rows).toEqual([{ id: 1, body: 'first', pinned: 0 }])
+  })
+})
+
+// The search indexer's fixed statements (storage/sqlite/statement-cache.ts `prepared`): one per text and connection,
+// never one that is still being read.
+describe('prepared statements of fixed texts', () => {
+  it('gives a text its one statement per connection, a fresh one while that one is iterated, and current rows each time', () => {
+    const main = new SQLite(':memory:')
+    const other = new SQLite(':memory:')
+    try {
+      for (const db of [main, other]) db.exec('CREATE TABLE note (id INTEGER PRIMARY KEY, body TEXT NOT NULL)')
+      const text = 'SELECT body FROM note WHERE id > ? ORDER BY id'
+      const first = prepared(main, text)
+      expect(prepared(main, text)).toBe(first)
+      expect(prepared(other, text)).not.toBe(first)
+      main.exec(`INSERT INTO note (body) VALUES ('a'), ('b')`)
+      const seen: string[] = []
+      for (const row of first.iterate(0) as IterableIterator<{ body: string }>) {
+        // Asked again while `first` is being read: another statement, which reads the rows whole.
+        const during = prepared(main, text)
+        expect(during).not.toBe(first)
+        expect(during.all(0)).toEqual([{ body: 'a' }, { body: 'b' }])
+        seen.push(row.body)
+      }
+      expect(seen).toEqual(['a', 'b'])
+      expect(prepared(main, text)).toBe(first)
+      expect(prepared(main, text).all(1)).toEqual([{ body: 'b' }])
+    } finally {
+      main.close()
+      other.close()
+    }
   })
 })

@@ -1,5 +1,6 @@
 import { closeSync, existsSync, openSync } from 'node:fs'
 import SQLite from 'better-sqlite3'
+import { prepared } from '../storage/sqlite/statement-cache.js'
 
 /** As the database file's own (create-db.ts): the copies' words are mail. */
 const PRIVATE_FILE_MODE = 0o600
@@ -58,6 +59,6 @@ export function openSearchIndexForReading(path: string): SQLite.Database | null 
 
 /** Every message_search row with a content id up to this is in the index; those above are not yet. */
 export function indexedThrough(index: SQLite.Database): number {
-  const row = index.prepare('SELECT indexed_through FROM search_index_state WHERE id = 1').get() as { indexed_through: number } | undefined
+  const row = prepared(index, 'SELECT indexed_through FROM search_index_state WHERE id = 1').get() as { indexed_through: number } | undefined
   return row?.indexed_through ?? 0
 }

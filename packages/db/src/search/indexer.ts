@@ -1,4 +1,5 @@
 import type SQLite from 'better-sqlite3'
+import { prepared } from '../storage/sqlite/statement-cache.js'
 import { indexedThrough } from './index-file.js'
 
 export interface IndexStepLimits {
@@ -27,17 +28,16 @@ export function indexSearchStep(main: SQLite.Database, index: SQLite.Database, l
     // The database is older than its index (restored from a backup): its next contents would reuse ids at or below
     // the mark and never be indexed. Start the index over.
     index.transaction(() => {
-      index.prepare(`INSERT INTO message_search_index (message_search_index) VALUES ('delete-all')`).run()
-      index.prepare('UPDATE search_index_state SET indexed_through = 0 WHERE id = 1').run()
+      prepared(index, `INSERT INTO message_search_index (message_search_index) VALUES ('delete-all')`).run()
+      prepared(index, 'UPDATE search_index_state SET indexed_through = 0 WHERE id = 1').run()
     })()
     // Deletions queued so far were of the old index's entries; the new one is built from the copies there are now.
-    main.prepare('DELETE FROM message_search_unindexed').run()
+    prepared(main, 'DELETE FROM message_search_unindexed').run()
     mark = 0
   }
   const copies: CopyRow[] = []
   let chars = 0
-  for (const row of main
-    .prepare(`SELECT message_content_id AS id, subject, from_name, from_address, body FROM message_search
+  for (const row of prepared(main, `SELECT message_content_id AS id, subject, from_name, from_address, body FROM message_search
       WHERE message_content_id > ? ORDER BY message_content_id LIMIT ?`)
     .iterate(mark, limits.rows) as IterableIterator<CopyRow>) {
     copies.push(row)
@@ -45,13 +45,12 @@ export function indexSearchStep(main: SQLite.Database, index: SQLite.Database, l
     if (chars >= limits.chars) break
   }
   // Read after the copies: a copy deleted once they were read is in this list, and comes out right after going in.
-  const deleted = main
-    .prepare('SELECT rowid AS seq, message_content_id AS id FROM message_search_unindexed ORDER BY rowid LIMIT ?')
+  const deleted = prepared(main, 'SELECT rowid AS seq, message_content_id AS id FROM message_search_unindexed ORDER BY rowid LIMIT ?')
     .all(limits.deletions) as { seq: number; id: number }[]
   if (copies.length === 0 && deleted.length === 0) return 0
-  const insert = index.prepare('INSERT INTO message_search_index (rowid, subject, from_name, from_address, body) VALUES (?, ?, ?, ?, ?)')
-  const remove = index.prepare('DELETE FROM message_search_index WHERE rowid = ?')
-  const setMark = index.prepare('UPDATE search_index_state SET indexed_through = ? WHERE id = 1')
+  const insert = prepared(index, 'INSERT INTO message_search_index (rowid, subject, from_name, from_address, body) VALUES (?, ?, ?, ?, ?)')
+  const remove = prepared(index, 'DELETE FROM message_search_index WHERE rowid = ?')
+  const setMark = prepared(index, 'UPDATE search_index_state SET indexed_through = ? WHERE id = 1')
   index.transaction(() => {
     for (const c of copies) insert.run(c.id, c.subject, c.from_name, c.from_address, c.body)
     // A content never indexed (deleted before its turn) is no entry: deleting it changes nothing.
@@ -59,12 +58,12 @@ export function indexSearchStep(main: SQLite.Database, index: SQLite.Database, l
     if (copies.length > 0) setMark.run(copies[copies.length - 1]!.id)
   })()
   // After the index's commit: should this fail, the entries are applied again next step, which changes nothing.
-  if (deleted.length > 0) main.prepare('DELETE FROM message_search_unindexed WHERE rowid <= ?').run(deleted[deleted.length - 1]!.seq)
+  if (deleted.length > 0) prepared(main, 'DELETE FROM message_search_unindexed WHERE rowid <= ?').run(deleted[deleted.length - 1]!.seq)
   return copies.length + deleted.length
 }
 
 /** The highest content id the database ever gave (AUTOINCREMENT's own record), 0 before the first. */
 export function lastContentId(main: SQLite.Database): number {
-  const row = main.prepare(`SELECT seq FROM sqlite_sequence WHERE name = 'message_content'`).get() as { seq: number } | undefined
+  const row = prepared(main, `SELECT seq FROM sqlite_sequence WHERE name = 'message_content'`).get() as { seq: number } | undefined
   return row?.seq ?? 0
 }

@@ -32,3 +32,22 @@ export function cachingStatements(sqlite: SQLite.Database): SqliteDatabase {
     },
   }
 }
+
+/** Statements of `prepared`, per connection: a fixed set of texts each, gone with their connection. */
+const preparedByConnection = new WeakMap<SQLite.Database, Map<string, SQLite.Statement>>()
+
+/**
+ * `sqlite.prepare(text)` once per connection for the fixed texts of code that runs all the time (the search indexer
+ * steps every 200 ms when idle, and between commits under load: preparing its statements was over half of a step's CPU).
+ * A statement still being iterated gets a fresh one meanwhile. Only for texts a program holds, never built from input:
+ * the set must stay small.
+ */
+export function prepared(sqlite: SQLite.Database, text: string): SQLite.Statement {
+  let cache = preparedByConnection.get(sqlite)
+  if (!cache) preparedByConnection.set(sqlite, (cache = new Map()))
+  const cached = cache.get(text)
+  if (cached && !cached.busy) return cached
+  const statement = sqlite.prepare(text)
+  if (!cached) cache.set(text, statement)
+  return statement
+}
