@@ -33,7 +33,7 @@ import { startMaildev } from './lib/smtp/maildev.js'
 import { startSink } from './lib/smtp/sink.js'
 import { logResult, renderSection } from './lib/smtp/report.js'
 import { runScenario, type Result, type Target } from './lib/smtp/run-scenario.js'
-import { BASELINE_ENV, BASELINE_NODE_ARGS, BASELINE_ROOT, MAIL_AUTH_AB, ON_POSTGRES, REPEATS, REPO_ROOT, SCALE, SCENARIOS, SKIP_MAILDEV, WITH_SINK, type Scenario } from './lib/smtp/settings.js'
+import { BASELINE_ENV, BASELINE_NODE_ARGS, BASELINE_ROOT, MAIL_AUTH_AB, ON_POSTGRES, REPEATS, REPO_ROOT, SCENARIOS, SKIP_MAILDEV, WARM_UP, WITH_SINK } from './lib/smtp/settings.js'
 import { POSTGRES_BASELINE_NAME, POSTGRES_TWO_NODES_NAME, startTempbox, startTempboxOnPostgres, writeSenderZone } from './lib/smtp/tempbox-targets.js'
 
 const started = new Date()
@@ -63,8 +63,7 @@ try {
   // The peer comparison's reference; a section comparing Tempbox with itself needs none.
   if (WITH_SINK && !MAIL_AUTH_AB && !BASELINE_ROOT && !ON_POSTGRES) targets.push(await startSink())
   // Warm-up so the JIT has compiled the hot paths before anything is measured.
-  const warmUp: Scenario = { name: 'warm-up', kind: 'plain', bytes: 2048, connections: 4, messages: Math.max(4, Math.round(500 * SCALE)) }
-  for (const target of targets) await runScenario(target, warmUp, 'warm', 0)
+  for (const target of targets) await runScenario(target, WARM_UP, 'warm', 0)
   for (const [n, scenario] of SCENARIOS.entries()) {
     for (let repeat = 0; repeat < REPEATS; repeat++) {
       // ABBA: which target goes first alternates by run, so neither always gets the warmer (or quieter) moment.

@@ -4,7 +4,7 @@ import { cpus } from 'node:os'
 import { fmt, median, spread } from '../stats.js'
 import { CORPUS } from './messages.js'
 import type { Result } from './run-scenario.js'
-import { bench, INBOX_COUNT, REPEATS, SCENARIOS } from './settings.js'
+import { bench, INBOX_COUNT, REPEATS, SCENARIOS, WARM_UP } from './settings.js'
 import { SINK_NAME } from './sink.js'
 import { POSTGRES_NAME, POSTGRES_TARGET, POSTGRES_TWO_NODES_NAME } from './tempbox-targets.js'
 
@@ -27,7 +27,7 @@ export function renderSection(results: Result[], targets: string[], started: Dat
   const loads = results.map((r) => r.load1)
   const lines = [
     `Run ${started.toISOString().replace(/\.\d+Z$/, 'Z')} to ${finished.toISOString().slice(11, 19)} UTC on ${machine()}; 1-minute load average ${fmt(Math.min(...loads), 1)}–${fmt(Math.max(...loads), 1)} at the starts of the runs${noiseNote(loads)}; ${bench.load()}. Load generator (bench/lib/smtp-client.ts, raw SMTP with PIPELINING) on the same machine.`,
-    `Command: \`${bench.command}\`. Each target gets a 4-connection warm-up; then, scenario by scenario, ${targets.join(' and ')} take turns (which goes first alternates by run: ABBA), ${REPEATS} run${REPEATS > 1 ? 's' : ''} each. Messages rotate over ${INBOX_COUNT} inboxes.${CORPUS.length ? ` The corpus scenario sends the ${CORPUS.length} messages of tests/fixtures/real-mail in turn (mixed sizes, HTML, attachments, charsets, bare LF turned into CRLF as SMTP carries it).` : ''}`,
+    `Command: \`${bench.command}\`. Each target first takes ${fmt(WARM_UP.messages, 0)} messages of 2 KB over ${WARM_UP.connections} connections, unmeasured (its warm-up); then, scenario by scenario, ${targets.join(' and ')} take turns (which goes first alternates by run: ABBA), ${REPEATS} run${REPEATS > 1 ? 's' : ''} each. Messages rotate over ${INBOX_COUNT} inboxes.${CORPUS.length ? ` The corpus scenario sends the ${CORPUS.length} messages of tests/fixtures/real-mail in turn (mixed sizes, HTML, attachments, charsets, bare LF turned into CRLF as SMTP carries it).` : ''}`,
     'Each cell is the median of the runs with the range in brackets. Latency is from MAIL FROM to the final 250 (for Tempbox: after the SQLite commit). "cpu/msg" is the server process\'s user+system CPU per acknowledged message. After each run every acknowledged message is read back and compared byte for byte with what was sent (Tempbox: the source rebuilt from its database file; MailDev: its .eml download): "lost" were acknowledged and not found, "differ" were found with other bytes.',
     '',
     '| scenario | target | msg/s | p50 ms | p99 ms | cpu/msg ms | peak RSS MB | failed | lost | differ |',
