@@ -53,9 +53,9 @@ describe('statements kept prepared on a SQLite connection', () => {
   })
 })
 
-// The search indexer's fixed statements (storage/sqlite/statement-cache.ts `prepared`): one per text and connection,
-// never one that is still being read.
-describe('prepared statements of fixed texts', () => {
+// `prepared` on a raw connection, as the search indexer calls it: one statement per text and connection, never one
+// that is still being read.
+describe('statements kept prepared on a raw SQLite connection', () => {
   it('gives a text its one statement per connection, a fresh one while that one is iterated, and current rows each time', () => {
     const main = new SQLite(':memory:')
     const other = new SQLite(':memory:')
