@@ -34,6 +34,11 @@ export function renderSection(results: Result[], targets: string[], started: Dat
     '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|',
   ]
   const of = (scenario: string, target: string) => results.filter((r) => r.scenario === scenario && r.target === target)
+  /** Our msg/s over the sink's, pair by pair (empty without the sink). */
+  const sinkShares = (scenario: string) => {
+    const sink = of(scenario, SINK_NAME)
+    return sink.length === 0 ? [] : of(scenario, targets.find((t) => t !== SINK_NAME)!).map((r, k) => r.perSecond / (sink[k]?.perSecond ?? Number.NaN))
+  }
   const sum = (rs: Result[], key: 'failed' | 'lost' | 'mismatched') => rs.reduce((n, r) => n + r[key], 0)
   for (const s of SCENARIOS) {
     for (const t of targets) {
@@ -69,10 +74,10 @@ export function renderSection(results: Result[], targets: string[], started: Dat
   if (targets.includes(SINK_NAME)) {
     lines.push(`${ours} against the bare smtp-server sink (the same SMTP library accepting and discarding each message: no parsing, no store, no fsync), each pair back to back:`, '')
     for (const s of SCENARIOS) {
-      const a = of(s.name, ours!)
-      const b = of(s.name, SINK_NAME)
-      if (a.length === 0 || b.length === 0) continue
-      lines.push(`- ${s.name}: ${ours} at ${spread(a.map((r, k) => r.perSecond / (b[k]?.perSecond ?? Number.NaN)), 2)} of the sink's msg/s (the sink ${spread(b.map((r) => r.perSecond), 0)} msg/s, ${spread(b.map((r) => r.cpuPerMessageMs), 2)} ms CPU/msg).`)
+      const shares = sinkShares(s.name)
+      if (shares.length === 0) continue
+      const sink = of(s.name, SINK_NAME)
+      lines.push(`- ${s.name}: ${ours} at ${spread(shares, 2)} of the sink's msg/s (the sink ${spread(sink.map((r) => r.perSecond), 0)} msg/s, ${spread(sink.map((r) => r.cpuPerMessageMs), 2)} ms CPU/msg).`)
     }
     lines.push('')
   }
@@ -96,10 +101,8 @@ export function renderSection(results: Result[], targets: string[], started: Dat
     verdicts.push(`≥ ${fmt(s.target!, 0)} msg/s at ${s.name}: **${med >= s.target! ? 'met' : 'not met'}** (median ${fmt(med, 0)}; ${reached} of ${rs.length} runs at or above)`)
   }
   for (const s of SCENARIOS.filter((x) => x.sinkShare !== undefined)) {
-    const a = of(s.name, ours!)
-    const b = of(s.name, SINK_NAME)
-    if (a.length === 0 || b.length === 0) continue
-    const shares = a.map((r, k) => r.perSecond / (b[k]?.perSecond ?? Number.NaN))
+    const shares = sinkShares(s.name)
+    if (shares.length === 0) continue
     const med = median(shares)
     verdicts.push(`≥ ${fmt(s.sinkShare! * 100, 0)} % of the sink's msg/s at ${s.name}, same run: **${med >= s.sinkShare! ? 'met' : 'not met'}** (median ${fmt(med * 100, 0)} %; ${shares.filter((x) => x >= s.sinkShare!).length} of ${shares.length} pairs at or above)`)
   }

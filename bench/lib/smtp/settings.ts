@@ -36,7 +36,7 @@ export interface Scenario {
   isOneMailPerConnection?: boolean
   /** The throughput Tempbox is meant to reach (msg/s), if this scenario has a target. */
   target?: number
-  /** The share of the bare sink's msg/s (BENCH_SINK) Tempbox is meant to reach in the same run. */
+  /** The share of the bare sink's msg/s Tempbox is meant to reach in the same run (not with BENCH_SKIP_SINK). */
   sinkShare?: number
 }
 

@@ -17,5 +17,5 @@ const server = new SMTPServer({
     stream.on('end', () => callback())
   },
 })
-server.listen(Number(process.env.SINK_PORT ?? 0), '127.0.0.1', () => console.log(`sink listening on ${server.server.address().port}`))
+server.listen(0, '127.0.0.1', () => console.log(`sink listening on ${server.server.address().port}`))
 process.once('SIGTERM', () => server.close(() => process.exit(0)))
