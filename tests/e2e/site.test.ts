@@ -53,6 +53,27 @@ describe('routes', () => {
   })
 })
 
+describe('scripts', () => {
+  it('starts the home page without the component kit, then loads the kit as one file', async () => {
+    const html = await (await fetch(stack.apiUrl + '/')).text()
+    const firstView = [...html.matchAll(/<script[^>]+src="([^"]+)"|<link[^>]+rel="modulepreload"[^>]+href="([^"]+)"/g)].map((m) => m[1] ?? m[2])
+    expect(firstView.some((src) => /\/vendor-[\w-]+\.js$/.test(src!))).toBe(true)
+    expect(firstView.filter((src) => /\/ui-[\w-]+\.js$/.test(src!))).toEqual([])
+
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } })
+    const scripts: string[] = []
+    const page = await context.newPage()
+    page.on('request', (request) => void (request.resourceType() === 'script' && scripts.push(new URL(request.url()).pathname)))
+    await page.goto(stack.apiUrl + '/')
+    await page.getByRole('heading', { level: 1 }).first().waitFor()
+    await page.waitForLoadState('networkidle')
+    expect(scripts.filter((path) => /^\/assets\/ui-[\w-]+\.js$/.test(path))).toHaveLength(1)
+    // 57 before the kit was one chunk (icons and Radix parts of a few hundred bytes each, a file per set of users).
+    expect(scripts.length).toBeLessThan(35)
+    await context.close()
+  })
+})
+
 describe('language', () => {
   it('switching to Arabic turns the page right-to-left and translates the header', async () => {
     const page = await open('/')
