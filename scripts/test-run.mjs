@@ -1,5 +1,5 @@
 // `pnpm test`: the checks, then two streams side by side: the packages' own suites one package at a time, and tests/ (whole
-// stacks and Chromium). Each stream alone leaves a core idle much of the time (servers starting, pages loading): side
+// stacks and Chromium) followed by the smallest package suites. Each stream alone leaves a core idle much of the time (servers starting, pages loading): side
 // by side they keep both busy. `pnpm test:quick` (--quick): the checks and the suites that start no server. Ends with
 // each task's wall time, read from turbo's run summaries, whether or not a phase failed.
 import { spawn, spawnSync } from 'node:child_process'
@@ -11,22 +11,21 @@ import { recordedRun } from './mutation-record.mjs'
 const quick = process.argv.includes('--quick')
 // The inner loop's suites: packages whose tests start no server, database or browser (seconds each).
 const UNIT_SUITES = ['@tempbox/web', '@tempbox/client', '@tempbox/config', '@tempbox/i18n', '@tempbox/ip', '@tempbox/mail-derive']
-/** Phases run one after another; the streams of one phase run side by side, each a turbo run of its own. */
+// Small suites that run after tests/ on its stream: the package suites' stream ended ~30 s after it (api's suite is long).
+const AFTER_TESTS = ['@tempbox/client', '@tempbox/config', '@tempbox/i18n', '@tempbox/ip']
+/** Phases run one after another; the streams of a phase run side by side, each one turbo run after another. */
 const PHASES = quick
-  ? [
-      ['checks', [['checks', ['typecheck', 'lint']]]],
-      ['unit suites', [['unit suites', ['test', ...UNIT_SUITES.map((name) => `--filter=${name}`), '--concurrency=2']]]],
-    ]
+  ? [[[['checks', ['typecheck', 'lint']]]], [[['unit suites', ['test', ...UNIT_SUITES.map((name) => `--filter=${name}`), '--concurrency=2']]]]]
   : [
-      ['checks', [['checks', ['typecheck', 'lint']]]],
+      [[['checks', ['typecheck', 'lint']]]],
       [
-        'suites',
+        // One package at a time (each suite runs two files at a time): beside tests/ that already asks for more than the
+        // 2 cores, and fewer suites at once means fewer tests near their time limits.
+        [['package suites', ['test', '--filter=!@tempbox/tests', ...AFTER_TESTS.map((name) => `--filter=!${name}`), '--concurrency=1']]],
         [
-          // One package at a time (each suite runs two files at a time): beside tests/ that already asks for more
-          // than the 2 cores, and fewer suites at once means fewer tests near their time limits.
-          ['package suites', ['test', '--filter=!@tempbox/tests', '--concurrency=1']],
           // Its one test task waits for the apps' builds, which may run two at a time.
           ['integration and end-to-end', ['test', '--filter=@tempbox/tests', '--concurrency=2']],
+          ['small package suites', ['test', ...AFTER_TESTS.map((name) => `--filter=${name}`), '--concurrency=1']],
         ],
       ],
     ]
@@ -66,11 +65,22 @@ function runStream(name, args, prefixed) {
   })
 }
 
+/** A stream's turbo runs one after another, until one fails. */
+async function runSequence(runs, prefixed) {
+  const results = []
+  for (const [name, args] of runs) {
+    const result = await runStream(name, args, prefixed)
+    results.push(result)
+    if (!result.ok) break
+  }
+  return results
+}
+
 const rows = []
 let failed = false
 const started = Date.now()
-for (const [, streams] of PHASES) {
-  const results = await Promise.all(streams.map(([name, args]) => runStream(name, args, streams.length > 1)))
+for (const streams of PHASES) {
+  const results = (await Promise.all(streams.map((runs) => runSequence(runs, streams.length > 1)))).flat()
   for (const { row, ok } of results) {
     rows.push(row)
     failed ||= !ok
