@@ -1,7 +1,8 @@
-// `pnpm test`: the checks, then two streams side by side: the packages' own suites one package at a time, and tests/ (whole
-// stacks and Chromium) followed by the smallest package suites. Each stream alone leaves a core idle much of the time (servers starting, pages loading): side
-// by side they keep both busy. `pnpm test:quick` (--quick): the checks and the suites that start no server. Ends with
-// each task's wall time, read from turbo's run summaries, whether or not a phase failed.
+// `pnpm test`: the checks, then two streams side by side: the packages' own suites one package at a time, and tests/
+// (whole stacks and Chromium) followed by the smallest package suites. Each stream alone leaves a core idle much of the
+// time (servers starting, pages loading): side by side they keep both busy. `pnpm test:quick` (--quick): the checks
+// and the suites that start no server. Ends with each task's wall time, read from turbo's run summaries, whether or
+// not a phase failed.
 import { spawn, spawnSync } from 'node:child_process'
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { dirname, join } from 'node:path'
@@ -15,7 +16,10 @@ const UNIT_SUITES = ['@tempbox/web', '@tempbox/client', '@tempbox/config', '@tem
 const AFTER_TESTS = ['@tempbox/client', '@tempbox/config', '@tempbox/i18n', '@tempbox/ip']
 /** Phases run one after another; the streams of a phase run side by side, each one turbo run after another. */
 const PHASES = quick
-  ? [[[['checks', ['typecheck', 'lint']]]], [[['unit suites', ['test', ...UNIT_SUITES.map((name) => `--filter=${name}`), '--concurrency=2']]]]]
+  ? [
+      [[['checks', ['typecheck', 'lint']]]],
+      [[['unit suites', ['test', ...UNIT_SUITES.map((name) => `--filter=${name}`), '--concurrency=2']]]],
+    ]
   : [
       [[['checks', ['typecheck', 'lint']]]],
       [
