@@ -9,7 +9,7 @@ import type { SITE_ROUTES } from './site-routes'
 async function seriousViolations(page: Page): Promise<string[]> {
   // Legacy mode runs axe in the page itself: the default opens a blank page per analysis to combine frames' results,
   // which cost as much again as the rules on these pages (which embed no cross-origin frame).
-  const result = await new AxeBuilder({ page }).setLegacyMode(true).analyze()
+  const result = await new AxeBuilder({ page }).setLegacyMode(true).options({ resultTypes: ['violations'] }).analyze()
   return result.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 5).join(', ')}`)
