@@ -7,11 +7,16 @@ import { build } from 'esbuild'
 import { asciiOnly } from './ascii-only.mjs'
 
 /**
- * Loaded from node_modules at run time, so each must be a dependency of the app itself: native addons, packages that
- * read files beside their own code (Swagger UI's static files, @fastify/swagger's package.json), and undici, which the
- * api imports only to deliver a webhook: bundled, its 1.1 MB were compiled at every start (~120 ms of CPU).
+ * Loaded from node_modules at run time, so each must be a dependency of the app itself: native addons, and packages
+ * that read files beside their own code (Swagger UI's static files, @fastify/swagger's package.json).
  */
-const EXTERNAL = ['better-sqlite3', 'argon2', 'pg-native', '@fastify/swagger', '@fastify/swagger-ui', 'undici']
+const EXTERNAL = ['better-sqlite3', 'argon2', 'pg-native', '@fastify/swagger', '@fastify/swagger-ui']
+/**
+ * Left out only of an app that lists it itself: the api imports undici only to deliver a webhook (bundled, its 1.1 MB
+ * were compiled at every start, ~120 ms of CPU); mail-ingest's mailauth requires it at load, from its own copy.
+ */
+const EXTERNAL_WHEN_OWN = ['undici']
+const ownDependencies = Object.keys(JSON.parse(readFileSync('package.json', 'utf8')).dependencies ?? {})
 /** A worker thread named by its source file, as apps/mail-ingest starts them (worker-rpc.ts). */
 const WORKER_URL = /new URL\(\s*'(\.{1,2}\/[^']+)\.ts'\s*,\s*import\.meta\.url\s*\)/g
 const ROOT = resolve(import.meta.dirname, '..')
@@ -38,7 +43,7 @@ await build({
   format: 'esm',
   target: 'node20',
   conditions: ['tempbox-compiled'],
-  external: EXTERNAL,
+  external: [...EXTERNAL, ...EXTERNAL_WHEN_OWN.filter((name) => ownDependencies.includes(name))],
   keepNames: true,
   logLevel: 'warning',
   banner: {
