@@ -59,9 +59,12 @@ export function startProcess(
   const args = compiled
     ? [`--conditions=${COMPILED_CONDITION}`, ...(options.nodeArgs ?? []), file]
     : ['--import', TSX_LOADER, ...(options.nodeArgs ?? []), file]
+  // Without the NODE_PATH vitest's pnpm shim sets (pnpm's hidden hoisted store): with it, a bundle that requires a
+  // package its app does not list ran here and failed under `pnpm start` and in the image.
+  const { NODE_PATH: _shimPath, ...inherited } = process.env
   const child = spawn(process.execPath, args, {
     cwd: REPO_ROOT,
-    env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+    env: { ...inherited, LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   let out = ''
