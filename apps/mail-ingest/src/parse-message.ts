@@ -55,13 +55,25 @@ type HeaderView = Pick<ParsedMail, 'from' | 'to' | 'cc' | 'subject' | 'headerLin
  * header block alone, simpleParser's splitter, transforms and promises cost several times the parsing itself. The
  * method is internal to mailparser (pinned), so a test requires the same result as simpleParser on every corpus message.
  */
-const headerParser = new MailParser(PARSER_OPTIONS) as unknown as { processHeaders: (lines: HeaderLine[]) => ParsedMail['headers'] }
+const headerParser = new MailParser(PARSER_OPTIONS) as unknown as {
+  processHeaders: (lines: HeaderLine[]) => ParsedMail['headers']
+  getAddressesHTML: (value: unknown) => string
+  getAddressesText: (value: unknown) => string
+}
+// An address header's HTML and text renderings: mailparser builds both for every From, To and Cc; nothing here reads them.
+headerParser.getAddressesHTML = () => ''
+headerParser.getAddressesText = () => ''
+/**
+ * The headers read from `headers` below. mailparser processes each line on its own (Date, Message-ID, Received,
+ * DKIM-Signature… each parsed in its own way), so the others are left out: they are stored from `headerLines` as sent.
+ */
+const READ_KEYS = new Set(['from', 'to', 'cc', 'subject', 'content-type'])
 
 /** The header block as simpleParser would give it: mailsplit's line split, then mailparser's processing. */
 function parseHeaderBlock(head: Buffer): HeaderView {
   const headerLines = new Headers(head).getList()
   resetHeaderBudget(headerParser)
-  const headers = headerParser.processHeaders(headerLines)
+  const headers = headerParser.processHeaders(headerLines.filter((line) => READ_KEYS.has(line.key)))
   const get = <T>(key: string) => headers.get(key) as T | undefined
   return { headerLines, headers, from: get('from'), to: get('to'), cc: get('cc'), subject: get('subject') }
 }
