@@ -46,6 +46,15 @@ describe('the compiled api and mail-ingest (pnpm build, then node dist/…)', ()
     for (const bundle of bundles) expect(/[^\x00-\x7f]/.exec(readFileSync(join(REPO_ROOT, bundle), 'utf8'))?.[0], bundle).toBeUndefined()
   })
 
+  it('name functions at run time only in the main threads: the worker bundles run mailparser and the writer per message', () => {
+    // esbuild's keepNames wraps every function it makes, inner closures included, in a defineProperty call.
+    const keepsNames = (bundle: string) => readFileSync(join(REPO_ROOT, bundle), 'utf8').includes('__name(')
+    expect(keepsNames('apps/api/dist/server.js')).toBe(true)
+    expect(keepsNames('apps/mail-ingest/dist/main.js')).toBe(true)
+    expect(keepsNames('apps/mail-ingest/dist/parse-worker.js')).toBe(false)
+    expect(keepsNames('apps/mail-ingest/dist/store-worker.js')).toBe(false)
+  })
+
   it('keep what the escaped comments and regular expressions meant (scripts/ascii-only.mjs)', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'tempbox-ascii-'))
     try {

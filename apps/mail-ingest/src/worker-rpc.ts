@@ -48,7 +48,8 @@ function sourceBundle(url: URL): string {
     format: 'esm',
     target: 'node20',
     external: NATIVE,
-    keepNames: true,
+    // As scripts/bundle-app.mjs bundles workers: a defineProperty per closure made, and nothing here reads fn.name.
+    keepNames: false,
     logLevel: 'warning',
     metafile: true,
     // CommonJS dependencies inside an ES module still call require().
