@@ -20,9 +20,11 @@ const CURRENCY = /[$€£¥₹₽₩₺฿]|\b(usd|eur|gbp|jpy|inr|rub|cad|aud|c
 const CANDIDATE_RE = /(?<![\p{L}\p{N}\-/.:,$€£¥#+=@_&!?%;~^|\\])(\d{3,4}[ -]\d{3,4}|\d{4,8}|(?=[A-Z0-9]{0,7}\d)(?=[A-Z0-9]{0,7}[A-Z])[A-Z0-9]{6,8})(?![\p{L}\p{N}/%=@_&~^|\\]|[.,:]\d|-\d|\.\p{L}|[?!;]\S)/gu
 /**
  * What every candidate holds (three digits in a row, or six of [A-Z0-9]): a source without it has no code, and the
- * scan for code words (~16 µs a 2 KB text) is skipped. A plain character-class scan, a few µs.
+ * scan for code words (~16 µs a 2 KB text) is skipped. Written to start with one character class, which V8 skips ahead
+ * on: `\d{3}|[A-Z0-9]{6}` tried both branches at every position, 13.6 µs a 2 KB text against 4.7. Exported for its
+ * property test.
  */
-const MAY_HOLD_CANDIDATE = /\d{3}|[A-Z0-9]{6}/u
+export const MAY_HOLD_CANDIDATE = /[0-9A-Z]{3}(?:(?<=\d{3})|[0-9A-Z]{3})/
 
 /** How far (characters) a code may be from its announcing word. */
 const WINDOW = 80

@@ -11,6 +11,7 @@ import {
   sanitizeMailHtml,
   scanHtml,
 } from '../src/index.js'
+import { MAY_HOLD_CANDIDATE } from '../src/verification.js'
 import { activeParts } from './active-parts.js'
 
 /** Pieces attackers and broken mailers put in mail: fast-check strings are mostly built from these. */
@@ -73,4 +74,17 @@ describe('every extractor and the sanitizer on random and adversarial strings', 
     )
     // Hundreds of generated mails of up to ~100 KB: seconds on a loaded shared machine.
   }, 60_000)
+})
+
+describe("the code scan's first filter", () => {
+  it('finds three digits in a row or six of [A-Z0-9] exactly where the plain two-branch pattern does', () => {
+    const plain = /\d{3}|[A-Z0-9]{6}/u
+    const text = fc.array(fc.constantFrom('1', '7', 'A', 'Z', 'q', ' ', '-', '\u0663', '\uff11', 'É', '\n'), { maxLength: 40 }).map((a) => a.join(''))
+    fc.assert(
+      fc.property(text, (s) => {
+        expect(MAY_HOLD_CANDIDATE.test(s), JSON.stringify(s)).toBe(plain.test(s))
+      }),
+      { numRuns: 3000 },
+    )
+  })
 })
