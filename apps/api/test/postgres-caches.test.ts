@@ -26,6 +26,25 @@ const list = async (app: App, address: string) => (await app.inject({ method: 'G
 const shown = (page: Page) => page.messages.map((m) => `${m.subject}${m.read ? ' (read)' : ''}`)
 const mark = (app: App, address: string, id: number) => app.inject({ method: 'PATCH', url: `/api/email/${address}/messages/${id}`, payload: { read: true } })
 const renameBehindCaches = (app: App, id: number, subject: string) => app.db.updateTable('message').set({ subject }).where('id', '=', id).execute()
+/**
+ * Listens to `address`'s inbox on `app`'s watcher (before the mail comes, so no read of it passes unseen): `heard(id)`
+ * resolves once the watcher has read message `id`, heard of through the database, and so dropped the pages it changes.
+ * A page cached before that read would be dropped after it, and a rename would show though the cache worked (as on a
+ * loaded machine, where the notification came after the first poll).
+ */
+async function watchInbox(app: App, address: string): Promise<{ heard: (id: number) => Promise<void> }> {
+  const { id: inboxId } = await app.db.selectFrom('inbox').select('id').where('address', '=', address).executeTakeFirstOrThrow()
+  const read = new Set<number>()
+  const waiting = new Map<number, () => void>()
+  // Ends with the app, closed after each test.
+  app.mailWatcher.subscribe(Number(inboxId), (event) => {
+    if (event.type !== 'message') return
+    const id = Number(event.row.id)
+    read.add(id)
+    waiting.get(id)?.()
+  })
+  return { heard: (id) => (read.has(id) ? Promise.resolve() : new Promise<void>((resolve) => waiting.set(id, resolve))) }
+}
 
 const DAY = 86_400_000
 
@@ -33,8 +52,10 @@ describe('caches of API nodes on one PostgreSQL', () => {
   it('a message marked read on one node is read in the listing the other node had cached', async () => {
     const [a, b] = await twoNodes('caches', apps)
     const address = await generate(a)
+    const watch = await watchInbox(b, address)
     const code = await deliver(a, address, { subject: 'Your code' })
     const welcome = await deliver(a, address, { subject: 'Welcome' })
+    await Promise.all([watch.heard(code), watch.heard(welcome)])
     expect(shown(await list(b, address))).toEqual(['Welcome', 'Your code'])
     // B answers its next poll from its cache: the rename is not in it.
     await renameBehindCaches(a, welcome, 'Welcome (renamed)')
@@ -67,7 +88,9 @@ describe('caches of API nodes on one PostgreSQL', () => {
     const [a, b] = await twoNodes('caches', apps)
     const address = await generate(a)
     const { token } = await signUp(a)
+    const watch = await watchInbox(b, address)
     const code = await deliver(a, address, { subject: 'Your code' })
+    await watch.heard(code)
     expect(shown(await list(b, address))).toEqual(['Your code'])
     await renameBehindCaches(a, code, 'Your code (renamed)')
     expect(shown(await list(b, address))).toEqual(['Your code'])
