@@ -42,7 +42,7 @@ describe('the compiled api and mail-ingest (pnpm build, then node dist/…)', ()
 
   it('are ASCII-only bundles, one per thread, so that V8 keeps each source at one byte a character', () => {
     const bundles = ['apps/api/dist/server.js', ...readdirSync(join(REPO_ROOT, 'apps/mail-ingest/dist')).filter((f) => /^(main|.*-worker)\.js$/.test(f)).map((f) => `apps/mail-ingest/dist/${f}`)]
-    expect(bundles).toEqual(expect.arrayContaining(['apps/mail-ingest/dist/main.js', 'apps/mail-ingest/dist/store-worker.js', 'apps/mail-ingest/dist/parse-worker.js']))
+    expect(bundles).toEqual(expect.arrayContaining(['apps/mail-ingest/dist/main.js', 'apps/mail-ingest/dist/store-worker.js', 'apps/mail-ingest/dist/parse-worker.js', 'apps/mail-ingest/dist/search-index-worker.js']))
     for (const bundle of bundles) expect(/[^\x00-\x7f]/.exec(readFileSync(join(REPO_ROOT, bundle), 'utf8'))?.[0], bundle).toBeUndefined()
   })
 
@@ -53,6 +53,15 @@ describe('the compiled api and mail-ingest (pnpm build, then node dist/…)', ()
     expect(keepsNames('apps/mail-ingest/dist/main.js')).toBe(true)
     expect(keepsNames('apps/mail-ingest/dist/parse-worker.js')).toBe(false)
     expect(keepsNames('apps/mail-ingest/dist/store-worker.js')).toBe(false)
+    expect(keepsNames('apps/mail-ingest/dist/search-index-worker.js')).toBe(false)
+  })
+
+  it('give the search-index thread better-sqlite3 and the indexer, not Kysely: its isolate stays small', () => {
+    const bundle = readFileSync(join(REPO_ROOT, 'apps/mail-ingest/dist/search-index-worker.js'), 'utf8')
+    expect(bundle).toContain('message_search_index')
+    // esbuild heads each bundled module with its path.
+    expect(bundle).not.toMatch(/\/kysely@/)
+    expect(readFileSync(join(REPO_ROOT, 'apps/mail-ingest/dist/store-worker.js'), 'utf8')).toMatch(/\/kysely@/)
   })
 
   it('keep what the escaped comments and regular expressions meant (scripts/ascii-only.mjs)', async () => {

@@ -63,10 +63,10 @@ export function createIngestPipeline(storage: Storage, config: Config): IngestPi
   const channels = load.map(() => new MessageChannel())
   const checking = config.mailAuth.enabled
   const stopper = senderCheckStopper()
-  // The store worker also checks senders, keeps the WAL short and fills the search index (see store-worker.ts).
+  // The store worker also checks senders and keeps the WAL short (see store-worker.ts).
   const writer = startWorker(new URL('./store-worker.ts', import.meta.url), {
     workerData: {
-      // The writer's connection, and one beside it for checkpoints and the search index.
+      // The writer's connection, and one beside it for checkpoints.
       database: storageConfig(config, { poolSize: 2 }),
       maxBatchMessages: config.maxBatchMessages,
       limits,
@@ -82,6 +82,16 @@ export function createIngestPipeline(storage: Storage, config: Config): IngestPi
     },
     onCrash,
   })
+  // SQLite's search index (a file beside the database) is filled on a thread of its own; PostgreSQL keeps its index itself.
+  const indexer = storage.indexesSearchApart
+    ? startWorker(new URL('./search-index-worker.ts', import.meta.url), {
+        workerData: { databasePath: config.databasePath },
+        youngGenerationMb: config.workerYoungGenerationMb,
+        oldGenerationMb: config.workerOldGenerationMb,
+        onMessage: () => {},
+        onCrash,
+      })
+    : null
   const parsers = channels.map((channel) =>
     startWorker(new URL('./parse-worker.ts', import.meta.url), {
       workerData: { storePort: channel.port1, searchTextChars: config.searchTextMaxChars },
@@ -93,7 +103,7 @@ export function createIngestPipeline(storage: Storage, config: Config): IngestPi
     }),
   )
   return {
-    ready: Promise.all([...parsers.map((p) => p.ready), writer.ready, checking ? settleLeftoverChecks(storage) : null]).then(() => {}),
+    ready: Promise.all([...parsers.map((p) => p.ready), writer.ready, indexer?.ready, checking ? settleLeftoverChecks(storage) : null]).then(() => {}),
     pending: () => pending.size,
     accept: (raw, inboxIds, receivedAt, envelope, deliveries) =>
       new Promise<void>((resolve, reject) => {
@@ -111,7 +121,7 @@ export function createIngestPipeline(storage: Storage, config: Config): IngestPi
       if (checking) await stopper.stop(writer.worker)
       // All marked as stopping at once: a worker whose peers are gone has nothing left to wait for and exits by
       // itself, which would otherwise count as a crash.
-      await Promise.all([...parsers.map((p) => p.stop()), writer.stop()])
+      await Promise.all([...parsers.map((p) => p.stop()), writer.stop(), indexer?.stop()])
     },
   }
 }

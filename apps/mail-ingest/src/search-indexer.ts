@@ -14,10 +14,10 @@ const RETRY_MS = 5_000
 /**
  * Fills the search index an engine keeps apart from the message commits (SQLite: the index file beside the database):
  * steps back to back while there is a backlog (BATCH_MS apart while the steps are small), then a look every IDLE_MS for
- * new mail and for deletions. Runs between the store worker's commits, on its thread (the SMTP thread's with
+ * new mail and for deletions. Runs on a thread of its own (search-index-worker.ts; the SMTP thread with
  * SMTP_PARSE_WORKERS=0); null when the engine keeps its index itself.
  */
-export function startSearchIndexer(storage: Storage): { stop: () => void } | null {
+export function startSearchIndexer(storage: Pick<Storage, 'indexesSearchApart' | 'indexSearchStep'>): { stop: () => void } | null {
   if (!storage.indexesSearchApart) return null
   let timer: NodeJS.Timeout | null = null
   let stopped = false

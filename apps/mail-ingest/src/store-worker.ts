@@ -2,8 +2,8 @@
  * Worker thread that owns the write connection: SQLite's commit (an fsync with synchronous=FULL) blocks
  * the thread that runs it, so it must not be the thread serving SMTP sessions. Parsed messages arrive from
  * the parse workers' channels; the acknowledgement goes to the SMTP thread once committed. After the commits, between
- * them, this thread also checks senders, keeps the WAL short and fills the search index: on a thread of their own,
- * that work cost an isolate, ~22 MB more V8 heap at peak (issue 29).
+ * them, this thread also checks senders and keeps the WAL short: on a thread of their own, that work cost an isolate,
+ * ~22 MB more V8 heap at peak (issue 29). The search index is filled by a thread of its own (search-index-worker.ts).
  */
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads'
 import { openStorage, refusalKindOf, type StorageConfig, type WriterLimits } from '@tempbox/db/storage'
@@ -15,7 +15,6 @@ import type { MailAuthConfig } from './mail-auth/config.js'
 import { STOPPED, type AuthWorkerCommand } from './mail-auth/protocol.js'
 import type { AuthJob } from './mail-auth/queue.js'
 import { createSenderCheck } from './mail-auth/sender-check.js'
-import { startSearchIndexer } from './search-indexer.js'
 import { createWalCheckpointer } from './wal-checkpointer.js'
 
 /** 16 times SQLite's default WAL size. */
@@ -31,11 +30,10 @@ const { database, maxBatchMessages, limits, parserPorts, checkpointBytes, sender
   senderCheck: { config: MailAuthConfig; mta: string } | null
 }
 const storage = openStorage(database)
-// Checkpoints and search-index steps on a connection of their own that skips the fsync per commit (the index is derived;
-// a checkpoint still syncs): they never run inside, nor slow, a message commit.
+// Checkpoints on a connection of their own that skips the fsync per commit (a checkpoint still syncs): they never run
+// inside, nor slow, a message commit.
 const aside = openStorage({ ...database, durable: false })
 const checkpointer = createWalCheckpointer(aside, checkpointBytes)
-startSearchIndexer(aside)
 // Verdicts are stored on the write connection between message batches (SQLite's writes are synchronous here).
 const check = senderCheck && createSenderCheck(senderCheck.config, senderCheck.mta, (verdicts, at) => storage.writeVerdicts(verdicts, at))
 let stopping = false

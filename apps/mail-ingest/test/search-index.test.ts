@@ -24,9 +24,9 @@ function indexed(indexPath: string, gram: string): number[] {
 const NO_DNS = new URL('./fixtures/dns-no-names.json', import.meta.url).pathname
 
 describe.each([
-  ['parse and store workers', {}],
-  // The sender-check worker then keeps the index too (no checkpoint worker of its own).
-  ['parse, store and sender-check workers', { MAIL_AUTH: 'on', MAIL_AUTH_DNS_FIXTURE: NO_DNS }],
+  // The index is filled by a thread of its own (search-index-worker.ts), the store worker's commits going on beside it.
+  ['parse, store and search-index workers', {}],
+  ['parse, store and search-index workers, the store worker checking senders', { MAIL_AUTH: 'on', MAIL_AUTH_DNS_FIXTURE: NO_DNS }],
   ['the in-process pipeline', { SMTP_PARSE_WORKERS: '0' }],
 ])('SQLite search index, with %s', (_, extraEnv) => {
   // Boots the real worker threads (bundled from source here): allowed longer than a protocol test on a busy machine.

@@ -8,6 +8,7 @@ import { createDb, createPostgresDb, findMatchesAfter, insertMessage, migrateToL
 import { migrationProviderFor } from '../src/migrations/index.js'
 import { openSearchIndexForWriting, searchIndexPath } from '../src/search/index-file.js'
 import { indexSearchStep } from '../src/search/indexer.js'
+import { openSearchIndexer } from '../src/search/own-thread-indexer.js'
 import { ENGINES, freshPostgresDatabase, type TestEngine } from '../src/testing/index.js'
 
 const open: Db[] = []
@@ -216,6 +217,40 @@ describe('the search index file on SQLite', () => {
       await store(storage.db, inbox, 'Four', 'd')
       expect(await storage.searchIndexBacklog()).toEqual({ contents: 1, deletions: 0 })
     } finally {
+      await storage.close()
+    }
+  })
+
+  it('is filled through connections of its own, as a thread that only indexes opens them', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tempbox-search-'))
+    dirs.push(dir)
+    const path = join(dir, 'tempbox.sqlite')
+    expect(openSearchIndexer(':memory:')).toBeNull()
+    const storage = openStorage({ path })
+    const indexer = openSearchIndexer(path)!
+    try {
+      await migrateToLatest(storage.db)
+      const inbox = await addInbox(storage.db, 'apart')
+      const kept = await store(storage.db, inbox, 'Lieferung', 'nach Köln')
+      const gone = await store(storage.db, inbox, 'Rechnung', 'aus Köln')
+      const contentOf = async (id: number) => (await storage.db.selectFrom('message').select('message_content_id').where('id', '=', id).executeTakeFirstOrThrow()).message_content_id
+      expect(await storage.searchIndexBacklog()).toEqual({ contents: 2, deletions: 0 })
+      expect(indexer.step()).toBe(2)
+      expect(indexer.step()).toBe(0)
+      expect(await storage.searchIndexBacklog()).toEqual({ contents: 0, deletions: 0 })
+      await storage.db.deleteFrom('message').where('id', '=', gone).execute()
+      expect(indexer.step()).toBe(1)
+      // The index file as the API reads it: only the mail still there holds the term.
+      const index = openSearchIndexForWriting(searchIndexPath(path)!)
+      try {
+        const holding = (index.prepare('SELECT rowid FROM message_search_index WHERE message_search_index MATCH ?').all('"köl"') as { rowid: number }[]).map((r) => r.rowid)
+        expect(holding).toEqual([await contentOf(kept)])
+      } finally {
+        index.close()
+      }
+      expect(await found(storage.db, inbox, words('köln'))).toEqual([kept])
+    } finally {
+      indexer.close()
       await storage.close()
     }
   })
