@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process'
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -62,6 +62,11 @@ describe('the compiled api and mail-ingest (pnpm build, then node dist/…)', ()
     // esbuild heads each bundled module with its path.
     expect(bundle).not.toMatch(/\/kysely@/)
     expect(readFileSync(join(REPO_ROOT, 'apps/mail-ingest/dist/store-worker.js'), 'utf8')).toMatch(/\/kysely@/)
+  })
+
+  it('ship the ASN table built by pnpm build beside the api, so no running api parses the CSV', () => {
+    const version = (JSON.parse(readFileSync(join(REPO_ROOT, 'apps/api/node_modules/@ip-location-db/asn/package.json'), 'utf8')) as { version: string }).version
+    expect(statSync(join(REPO_ROOT, `apps/api/dist/geoip/asn2-${version}.bin`)).size).toBeGreaterThan(1024 * 1024)
   })
 
   it('keep what the escaped comments and regular expressions meant (scripts/ascii-only.mjs)', async () => {

@@ -60,6 +60,24 @@ describe('ASN range table', () => {
     await fromCache.close()
   })
 
+  it('opens the file `pnpm build` wrote first, read only, and writes no cache beside it', async () => {
+    const built = join(dir, 'dist', 'asn.bin')
+    const expected = await probe(await loadAsnTable(v4, v6))
+    await (await loadAsnTable(v4, v6, built)).close()
+    const cache = join(dir, 'never-written', 'asn.bin')
+    // No CSV to fall back on: only the built file can answer.
+    const table = await loadAsnTable(join(dir, 'missing-v4.csv'), join(dir, 'missing-v6.csv'), cache, { built })
+    expect(await probe(table)).toEqual(expected)
+    await table.close()
+    expect(existsSync(cache)).toBe(false)
+    // A damaged built file is passed over for the cache, rebuilt from the CSV.
+    writeFileSync(built, 'ASN1')
+    const rebuilt = await loadAsnTable(v4, v6, cache, { built })
+    expect(await probe(rebuilt)).toEqual(expected)
+    await rebuilt.close()
+    expect(existsSync(cache)).toBe(true)
+  })
+
   it('rebuilds a cache file of another format version or a damaged one from the CSV', async () => {
     const cache = join(dir, 'stale', 'asn.bin')
     const expected = await probe(await loadAsnTable(v4, v6))

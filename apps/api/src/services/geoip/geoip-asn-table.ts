@@ -49,11 +49,18 @@ type Layout = ReturnType<typeof layout>
 const align = (n: number, to: number) => Math.ceil(n / to) * to
 
 /**
- * Opens the table from `cacheFile` when it was built from these same CSV files (its name carries the data's version),
- * else parses the CSV (seconds) and writes that file first. Without a file it can write, the table stays in memory.
+ * Opens the table from `options.built` (the file `pnpm build` writes, read only) or from `cacheFile` when it was built
+ * from these same CSV files (their names carry the data's version), else parses the CSV (seconds) and writes
+ * `cacheFile` first. Without a file it can write, the table stays in memory.
  */
-export async function loadAsnTable(v4CsvPath: string, v6CsvPath: string, cacheFile?: string, options: { cachePages?: number } = {}): Promise<AsnTable> {
+export async function loadAsnTable(
+  v4CsvPath: string, v6CsvPath: string, cacheFile?: string, options: { cachePages?: number; built?: string } = {},
+): Promise<AsnTable> {
   const cachePages = options.cachePages ?? 256
+  if (options.built) {
+    const opened = await openAsnFile(options.built, cachePages).catch(() => null)
+    if (opened) return opened
+  }
   if (cacheFile) {
     const opened = await openAsnFile(cacheFile, cachePages).catch(() => null)
     if (opened) return opened

