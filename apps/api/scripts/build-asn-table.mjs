@@ -2,8 +2,11 @@
 // compiled app (dist/geoip/), where the running api opens it read only. Unchanged data: the file is kept as it is.
 // Run in the api's folder, with the compiled packages: `node --conditions=tempbox-compiled scripts/build-asn-table.mjs`.
 import { existsSync } from 'node:fs'
-import { loadAsnTable } from '../dist/services/geoip/geoip-asn-table.js'
-import { defaultGeoipPaths } from '../dist/services/geoip/geoip-service.js'
+
+// What tsc has just emitted (not there before a build, so not a static import for the linter to resolve).
+const compiled = (path) => import(new URL(`../dist/services/geoip/${path}`, import.meta.url).href)
+const { loadAsnTable } = await compiled('geoip-asn-table.js')
+const { defaultGeoipPaths } = await compiled('geoip-service.js')
 
 const paths = defaultGeoipPaths()
 const existed = existsSync(paths.asnBuilt)
