@@ -1,8 +1,8 @@
 /**
  * Worker thread that fills SQLite's search index (the file beside the database) from the copies the store worker
  * commits. Apart from the store worker, which every message waits for: for long texts the index costs more than the
- * commit (100 KB mails: ~1.4 ms of the store worker's ~2.3 per message, issue 29). It loads better-sqlite3 and the
- * indexer alone, not Kysely nor the storage, so its isolate stays small.
+ * commit itself (issue 29). It loads better-sqlite3 and the indexer alone, not Kysely nor the storage, so its isolate
+ * stays small.
  */
 import { workerData } from 'node:worker_threads'
 import { openSearchIndexer } from '@tempbox/db/search-indexer'
