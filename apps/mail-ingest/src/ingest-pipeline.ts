@@ -66,7 +66,6 @@ export function createIngestPipeline(storage: Storage, config: Config): IngestPi
   // The store worker also checks senders and keeps the WAL short (see store-worker.ts).
   const writer = startWorker(new URL('./store-worker.ts', import.meta.url), {
     workerData: {
-      // The writer's connection, and one beside it for checkpoints.
       database: storageConfig(config, { poolSize: 2 }),
       maxBatchMessages: config.maxBatchMessages,
       limits,

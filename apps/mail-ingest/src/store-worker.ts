@@ -30,10 +30,8 @@ const { database, maxBatchMessages, limits, parserPorts, checkpointBytes, sender
   senderCheck: { config: MailAuthConfig; mta: string } | null
 }
 const storage = openStorage(database)
-// Checkpoints on a connection of their own that skips the fsync per commit (a checkpoint still syncs): they never run
-// inside, nor slow, a message commit.
-const aside = openStorage({ ...database, durable: false })
-const checkpointer = createWalCheckpointer(aside, checkpointBytes)
+// On the writer's own connection, between its commits (this thread runs both): never inside, nor slowing, a commit.
+const checkpointer = createWalCheckpointer(storage, checkpointBytes)
 // Verdicts are stored on the write connection between message batches (SQLite's writes are synchronous here).
 const check = senderCheck && createSenderCheck(senderCheck.config, senderCheck.mta, (verdicts, at) => storage.writeVerdicts(verdicts, at))
 let stopping = false
