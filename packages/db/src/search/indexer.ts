@@ -1,6 +1,6 @@
 import type SQLite from 'better-sqlite3'
 import { prepared } from '../storage/sqlite/statement-cache.js'
-import { indexedThrough } from './index-file.js'
+import { indexedThrough, openSearchIndexForWriting } from './index-file.js'
 
 export interface IndexStepLimits {
   /** Copies indexed per step at most. */
@@ -66,4 +66,16 @@ export function indexSearchStep(main: SQLite.Database, index: SQLite.Database, l
 export function lastContentId(main: SQLite.Database): number {
   const row = prepared(main, `SELECT seq FROM sqlite_sequence WHERE name = 'message_content'`).get() as { seq: number } | undefined
   return row?.seq ?? 0
+}
+
+/**
+ * The indexer over `main`, writing the index file at `indexPath` (opened, and created when missing, at the first step).
+ * `close` closes that file; `main` stays its owner's.
+ */
+export function searchIndexerOn(main: SQLite.Database, indexPath: string, limits: IndexStepLimits = DEFAULT_INDEX_STEP): { step: () => number; close: () => void } {
+  let index: SQLite.Database | null = null
+  return {
+    step: () => indexSearchStep(main, (index ??= openSearchIndexForWriting(indexPath)), limits),
+    close: () => index?.close(),
+  }
 }

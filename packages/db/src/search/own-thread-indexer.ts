@@ -1,6 +1,6 @@
 import SQLite from 'better-sqlite3'
-import { openSearchIndexForWriting, searchIndexPath } from './index-file.js'
-import { DEFAULT_INDEX_STEP, indexSearchStep, type IndexStepLimits } from './indexer.js'
+import { searchIndexPath } from './index-file.js'
+import { DEFAULT_INDEX_STEP, searchIndexerOn, type IndexStepLimits } from './indexer.js'
 
 /** As createDb's: the store worker's commits hold the write lock only briefly. */
 const BUSY_TIMEOUT_MS = 5000
@@ -24,11 +24,11 @@ export function openSearchIndexer(databasePath: string, limits: IndexStepLimits 
   main.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`)
   // It only drops applied entries of the deletion queue: one lost on power loss is applied again, which changes nothing.
   main.pragma('synchronous = NORMAL')
-  let index: SQLite.Database | null = null
+  const indexer = searchIndexerOn(main, indexPath, limits)
   return {
-    step: () => indexSearchStep(main, (index ??= openSearchIndexForWriting(indexPath)), limits),
+    step: indexer.step,
     close: () => {
-      index?.close()
+      indexer.close()
       main.close()
     },
   }

@@ -1,10 +1,9 @@
-import type SQLite from 'better-sqlite3'
 import { sql } from 'kysely'
 import { createDb } from '../../create-db.js'
-import { openSearchIndexForWriting, searchIndexPath } from '../../search/index-file.js'
+import { searchIndexPath } from '../../search/index-file.js'
 import { searchIndexBacklog } from '../../search/index-backlog.js'
 import { searchIndexReaderOf } from '../../search/index-readers.js'
-import { indexSearchStep } from '../../search/indexer.js'
+import { searchIndexerOn } from '../../search/indexer.js'
 import { findActiveInbox, settleLeftoverChecks } from '../queries.js'
 import { registerTextFunctions } from '../text-functions.js'
 import type { CommitSignal, Storage, StorageConfig } from '../storage.js'
@@ -23,7 +22,7 @@ export function openSqliteStorage(config: StorageConfig): Storage {
   const signals = new Set<CommitSignal>()
   let writeVerdicts: ReturnType<typeof createVerdictWriter> | null = null
   const indexPath = searchIndexPath(config.path)
-  let searchIndex: SQLite.Database | null = null
+  const indexer = indexPath ? searchIndexerOn(sqlite, indexPath) : null
   return {
     engine: 'sqlite',
     db,
@@ -68,9 +67,7 @@ export function openSqliteStorage(config: StorageConfig): Storage {
     },
     indexesSearchApart: indexPath !== null,
     async indexSearchStep() {
-      if (!indexPath) return null
-      searchIndex ??= openSearchIndexForWriting(indexPath)
-      return indexSearchStep(sqlite, searchIndex)
+      return indexer ? indexer.step() : null
     },
     async searchIndexBacklog() {
       return indexPath ? searchIndexBacklog(sqlite, searchIndexReaderOf(db)) : null
@@ -86,7 +83,7 @@ export function openSqliteStorage(config: StorageConfig): Storage {
     async close() {
       for (const signal of signals) signal.close()
       signals.clear()
-      searchIndex?.close()
+      indexer?.close()
       await db.destroy()
     },
   }
