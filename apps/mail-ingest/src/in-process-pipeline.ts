@@ -1,11 +1,10 @@
-import { toStoredSource, type Storage } from '@tempbox/db'
+import type { Storage } from '@tempbox/db'
 import type { Config } from './config.js'
-import { deriveSearchCopy, deriveView } from './derive-view.js'
 import type { IngestPipeline } from './ingest-pipeline.js'
 import { sendAuthJobs } from './mail-auth/job.js'
 import { startAuthChecker } from './mail-auth/start.js'
 import { storeVerdictsFrom } from './mail-auth/store-verdicts.js'
-import { parseMessage } from './parse-message.js'
+import { parseForStore } from './parse-for-store.js'
 import { startSearchIndexer } from './search-indexer.js'
 import { createMessageStore } from './store-message.js'
 import { writerLimits } from './writer-limits.js'
@@ -27,11 +26,7 @@ export function createInProcessPipeline(storage: Storage, config: Config): Inges
     accept: async (raw, inboxIds, receivedAt, envelope, deliveries) => {
       pending++
       try {
-        const parsed = await parseMessage(raw)
-        const source = toStoredSource(raw, parsed.text, parsed.plainBodyStart)
-        const derived = deriveView(parsed)
-        const search = deriveSearchCopy(parsed, derived, config.searchTextMaxChars)
-        await store.store({ inboxIds, source, receivedAt, parsed, derived, search, ...(auth ? { envelope } : {}), ...(deliveries ? { deliveries } : {}) })
+        await store.store(await parseForStore(raw, { inboxIds, receivedAt, ...(auth ? { envelope } : {}), deliveries }, config.searchTextMaxChars))
       } finally {
         pending--
       }

@@ -3,9 +3,11 @@ import { StoreRefusal, type AcceptedDelivery, type RefusalKind, type Storage } f
 import { storageConfig, type Config } from './config.js'
 import type { SmtpEnvelope } from './mail-auth/check.js'
 import { senderCheckStopper, settleLeftoverChecks } from './mail-auth/start.js'
-import type { ParseRequest, PipelineReply } from './pipeline-messages.js'
-import { movableMemory, startWorker } from './worker-rpc.js'
+import type { ParseRequest, ParserPortMessage, PipelineReply } from './pipeline-messages.js'
+import { movableMemory, prepareWorker, startWorker } from './worker-rpc.js'
 import { writerLimits } from './writer-limits.js'
+import { parsesOnStore } from './parse-route.js'
+import { parseWorkers } from './parse-workers.js'
 
 /** About SQLite's default autocheckpoint size (1,000 pages of 4 KB): keeps the WAL, and so reads, short. */
 const CHECKPOINT_BYTES = 4 * 1024 * 1024
@@ -26,16 +28,15 @@ export interface IngestPipeline {
 }
 
 /**
- * The SMTP thread only speaks the protocol: raw bytes go to a parse worker, which hands the parsed message
- * straight to the store worker (own connection, group commit, the fsync off the SMTP thread), which sends
- * the acknowledgement back. The three overlap on a multi-core machine and the SMTP thread copies each
- * message once.
+ * The SMTP thread only speaks the protocol: raw bytes go to the store worker (own connection, group commit, the fsync
+ * off the SMTP thread), which parses a small text itself and sends the acknowledgement back once committed. Other
+ * mail goes to a parse worker first, which hands the parsed message straight to the store worker: its parsing then
+ * overlaps the commits. The SMTP thread copies each message once.
  */
 export function createIngestPipeline(storage: Storage, config: Config): IngestPipeline {
   if (config.parseWorkers === 0) return loadInProcessPipeline(storage, config)
   const pending = new Map<number, { resolve: () => void; reject: (error: Error) => void; parser: number }>()
   const limits = writerLimits(config)
-  const load: number[] = Array.from({ length: config.parseWorkers }, () => 0)
   let nextId = 0
   // The store worker answers a commit's messages together; a parse worker that failed answers alone.
   const onReply = (message: unknown) => {
@@ -47,7 +48,7 @@ export function createIngestPipeline(storage: Storage, config: Config): IngestPi
     const waiter = pending.get(id)
     if (!waiter) return
     pending.delete(id)
-    load[waiter.parser]!--
+    if (waiter.parser >= 0) parsers.settled(waiter.parser)
     if (result.ok) waiter.resolve()
     else {
       const { error, refusal } = result as { error: string; refusal?: RefusalKind | null }
@@ -60,7 +61,6 @@ export function createIngestPipeline(storage: Storage, config: Config): IngestPi
     console.error('[smtp] a worker thread stopped, exiting:', error.message)
     process.exit(1)
   }
-  const channels = load.map(() => new MessageChannel())
   const checking = config.mailAuth.enabled
   const stopper = senderCheckStopper()
   // The store worker also checks senders and keeps the WAL short (see store-worker.ts).
@@ -69,11 +69,10 @@ export function createIngestPipeline(storage: Storage, config: Config): IngestPi
       database: storageConfig(config, { poolSize: 2 }),
       maxBatchMessages: config.maxBatchMessages,
       limits,
-      parserPorts: channels.map((c) => c.port2),
       checkpointBytes: CHECKPOINT_BYTES,
+      searchTextChars: config.searchTextMaxChars,
       senderCheck: checking ? { config: config.mailAuth, mta: config.mailDomains[0] } : null,
     },
-    transferList: channels.map((c) => c.port2),
     youngGenerationMb: config.workerYoungGenerationMb,
     oldGenerationMb: config.workerOldGenerationMb,
     onMessage: (message) => {
@@ -91,36 +90,45 @@ export function createIngestPipeline(storage: Storage, config: Config): IngestPi
         onCrash,
       })
     : null
-  const parsers = channels.map((channel) =>
-    startWorker(new URL('./parse-worker.ts', import.meta.url), {
+  // Started by the first message that needs one, stopped once idle (parse-workers.ts). Beside a store worker parsing
+  // 2 KB texts, an idle parse worker still cost 13 % of the msg/s and ~45 MB (8 of 8 pairs).
+  const parserUrl = new URL('./parse-worker.ts', import.meta.url)
+  prepareWorker(parserUrl)
+  const parsers = parseWorkers(config.parseWorkers, () => {
+    const channel = new MessageChannel()
+    // What the parser posts before the store worker listens on its end waits in the channel.
+    writer.worker.postMessage({ type: 'parser-port', port: channel.port2 } satisfies ParserPortMessage, [channel.port2])
+    return startWorker(parserUrl, {
       workerData: { storePort: channel.port1, searchTextChars: config.searchTextMaxChars },
       transferList: [channel.port1],
       youngGenerationMb: config.workerYoungGenerationMb,
       oldGenerationMb: config.workerOldGenerationMb,
       onMessage: onReply,
       onCrash,
-    }),
-  )
+    })
+  })
   return {
-    ready: Promise.all([...parsers.map((p) => p.ready), writer.ready, indexer?.ready, checking ? settleLeftoverChecks(storage) : null]).then(() => {}),
+    ready: Promise.all([writer.ready, indexer?.ready, checking ? settleLeftoverChecks(storage) : null]).then(() => {}),
     pending: () => pending.size,
     accept: (raw, inboxIds, receivedAt, envelope, deliveries) =>
       new Promise<void>((resolve, reject) => {
         const id = nextId++
-        const parser = load.indexOf(Math.min(...load))
-        load[parser]!++
-        pending.set(id, { resolve, reject, parser })
+        // A small text is parsed where it is stored (its hand-over to a parse worker would cost more than parsing it),
+        // unless other mail keeps a parse worker wanted: then the store worker only stores, as it should in a mix.
+        const small = parsesOnStore(raw, config.parseOnStoreMaxBytes)
+        const parser = small && !parsers.wanted() ? null : parsers.take(!small)
+        pending.set(id, { resolve, reject, parser: parser?.index ?? -1 })
         // A buffer that owns all of its memory (Buffer.concat of a multi-chunk message) moves to the worker
         // instead of being copied; the caller never reads it again.
         const request: ParseRequest = { id, raw, inboxIds, receivedAt, ...(checking ? { envelope } : {}), ...(deliveries ? { deliveries } : {}) }
-        parsers[parser]!.worker.postMessage(request, movableMemory([raw]))
+        ;(parser?.worker ?? writer.worker).postMessage(request, movableMemory([raw]))
       }),
     close: async () => {
       // First the store worker stores what the sender check has not checked yet (as unknown).
       if (checking) await stopper.stop(writer.worker)
       // All marked as stopping at once: a worker whose peers are gone has nothing left to wait for and exits by
       // itself, which would otherwise count as a crash.
-      await Promise.all([...parsers.map((p) => p.stop()), writer.stop(), indexer?.stop()])
+      await Promise.all([parsers.stop(), writer.stop(), indexer?.stop()])
     },
   }
 }

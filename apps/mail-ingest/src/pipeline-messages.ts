@@ -1,3 +1,4 @@
+import type { MessagePort } from 'node:worker_threads'
 import type { SmtpEnvelope } from './mail-auth/check.js'
 import type { AcceptedDelivery, RefusalKind } from '@tempbox/db'
 import type { MessageToStore } from './store-message.js'
@@ -22,3 +23,9 @@ export interface StoreRequest {
 
 /** Store worker (a commit's replies in one array) or a parse worker that failed (alone) → SMTP thread. */
 export type PipelineReply = { id: number; ok: true } | { id: number; ok: false; error: string; refusal?: RefusalKind | null }
+
+/** SMTP thread → store worker, when it starts a parse worker: the store worker's end of their channel. */
+export interface ParserPortMessage {
+  type: 'parser-port'
+  port: MessagePort
+}

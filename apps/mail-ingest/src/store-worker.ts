@@ -1,13 +1,13 @@
 /**
  * Worker thread that owns the write connection: SQLite's commit (an fsync with synchronous=FULL) blocks
- * the thread that runs it, so it must not be the thread serving SMTP sessions. Parsed messages arrive from
- * the parse workers' channels; the acknowledgement goes to the SMTP thread once committed. After the commits, between
- * them, this thread also checks senders and keeps the WAL short: on a thread of their own, that work cost an isolate,
+ * the thread that runs it, so it must not be the thread serving SMTP sessions. Small texts arrive raw from the SMTP
+ * thread and are parsed here; other mail arrives parsed, over a channel from a parse worker (SMTP_PARSE_ON_STORE_MAX_BYTES).
+ * The acknowledgement goes to the SMTP thread once committed. After the commits, between them, this thread also checks senders and keeps the WAL short: on a thread of their own, that work cost an isolate,
  * ~22 MB more V8 heap at peak (issue 29). The search index is filled by a thread of its own (search-index-worker.ts).
  */
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads'
 import { openStorage, refusalKindOf, type StorageConfig, type WriterLimits } from '@tempbox/db/storage'
-import type { PipelineReply, StoreRequest } from './pipeline-messages.js'
+import type { ParseRequest, ParserPortMessage, PipelineReply, StoreRequest } from './pipeline-messages.js'
 import { createMessageStore, walBytesOf } from './store-message.js'
 import { asBuffer, signalReady } from './worker-rpc.js'
 import { sendAuthJobs } from './mail-auth/job.js'
@@ -20,12 +20,13 @@ import { createWalCheckpointer } from './wal-checkpointer.js'
 /** 16 times SQLite's default WAL size. */
 const SAFETY_CHECKPOINT_BYTES = 64 * 1024 * 1024
 
-const { database, maxBatchMessages, limits, parserPorts, checkpointBytes, senderCheck } = workerData as {
+const { database, maxBatchMessages, limits, checkpointBytes, senderCheck, searchTextChars } = workerData as {
   database: StorageConfig
   maxBatchMessages: number
   limits: WriterLimits
-  parserPorts: MessagePort[]
   checkpointBytes: number
+  /** SEARCH_TEXT_MAX_CHARS, for the messages parsed here. */
+  searchTextChars: number
   /** Null when the check is off. */
   senderCheck: { config: MailAuthConfig; mta: string } | null
 }
@@ -61,7 +62,8 @@ function sendReplies() {
   parentPort!.postMessage(replies)
   replies = []
 }
-for (const port of parserPorts) {
+/** A parse worker's messages, parsed there: the memory of their bytes moved here with them. */
+function listenToParser(port: MessagePort) {
   port.on('message', ({ id, message }: StoreRequest) => {
     const { text, attachments } = message.parsed
     const parsed = {
@@ -69,15 +71,30 @@ for (const port of parserPorts) {
       text: text instanceof Uint8Array ? asBuffer(text) : text,
       attachments: attachments.map((a) => ({ ...a, content: asBuffer(a.content) })),
     }
-    store.store({ ...message, source: { ...message.source, raw: asBuffer(message.source.raw) }, parsed }).then(
-      () => reply({ id, ok: true }),
-      (error: unknown) => reply({ id, ok: false, error: error instanceof Error ? error.message : String(error), refusal: refusalKindOf(error) }),
-    )
+    settle(id, store.store({ ...message, source: { ...message.source, raw: asBuffer(message.source.raw) }, parsed }))
   })
 }
-// Stopping: what is not checked yet is stored as unknown, then the SMTP thread hears STOPPED.
-parentPort!.on('message', (command: AuthWorkerCommand) => {
+
+function settle(id: number, stored: Promise<void>) {
+  stored.then(
+    () => reply({ id, ok: true }),
+    (error: unknown) => reply({ id, ok: false, error: error instanceof Error ? error.message : String(error), refusal: refusalKindOf(error) }),
+  )
+}
+
+// Loaded with the first text parsed here: mailparser's modules would otherwise sit in this thread's heap (~10 MB)
+// while all mail is parsed on the parse worker.
+let parsing: Promise<typeof import('./parse-for-store.js')> | null = null
+// From the SMTP thread: a small message to parse and store here, a parse worker's channel, or the command to stop.
+parentPort!.on('message', (command: ParseRequest | ParserPortMessage | AuthWorkerCommand) => {
+  if ('raw' in command) {
+    const { id, raw, ...request } = command
+    settle(id, (parsing ??= import('./parse-for-store.js')).then(({ parseForStore }) => parseForStore(asBuffer(raw), request, searchTextChars)).then(store.store))
+    return
+  }
+  if (command.type === 'parser-port') return listenToParser(command.port)
   if (command.type !== 'stop') return
+  // Stopping: what is not checked yet is stored as unknown, then the SMTP thread hears STOPPED.
   stopping = true
   void (check?.abandon() ?? Promise.resolve()).then(() => parentPort!.postMessage(STOPPED))
 })

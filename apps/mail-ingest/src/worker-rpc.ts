@@ -13,6 +13,11 @@ function workerEntry(url: URL): URL {
   return IS_COMPILED ? new URL(url.href.replace(/\.ts$/, '.js')) : pathToFileURL(sourceBundle(url))
 }
 
+/** Readies `url` to start as a worker later without delay (from source: bundles it now, see sourceBundle). */
+export function prepareWorker(url: URL): void {
+  workerEntry(url)
+}
+
 /** Native addons, loaded from node_modules as in the compiled bundles (scripts/bundle-app.mjs). */
 const NATIVE = ['better-sqlite3', 'argon2', 'pg-native']
 /** Spelled out in pieces: scripts/bundle-app.mjs rewrites that expression wherever our compiled code has it. */

@@ -27,6 +27,8 @@ describe.each([
   // The index is filled by a thread of its own (search-index-worker.ts), the store worker's commits going on beside it.
   ['parse, store and search-index workers', {}],
   ['parse, store and search-index workers, the store worker checking senders', { MAIL_AUTH: 'on', MAIL_AUTH_DNS_FIXTURE: NO_DNS }],
+  // A small text is parsed on the store worker by default (SMTP_PARSE_ON_STORE_MAX_BYTES); here the parse worker parses it.
+  ['parse, store and search-index workers, every message through the parse worker', { SMTP_PARSE_ON_STORE_MAX_BYTES: '0' }],
   ['the in-process pipeline', { SMTP_PARSE_WORKERS: '0' }],
 ])('SQLite search index, with %s', (_, extraEnv) => {
   // Boots the real worker threads (bundled from source here): allowed longer than a protocol test on a busy machine.
