@@ -13,6 +13,8 @@ describe('which mail the store thread parses itself', () => {
 
   it('leaves HTML and multipart mail to a parse worker, whatever its size', () => {
     expect(parsesOnStore(mail('Content-Type: text/html; charset=utf-8\r\n', '<p>Hi</p>\r\n'), 16_384)).toBe(false)
+    // Lines ended by a bare LF, as some senders write them and mailparser still reads them.
+    expect(parsesOnStore(Buffer.from('From: a@sender.test\nContent-Type: text/html\n\n<p>Hi</p>\n'), 16_384)).toBe(false)
     expect(parsesOnStore(mail('Content-Type: multipart/alternative; boundary="b"\r\n', '--b\r\n\r\nHi\r\n--b--\r\n'), 16_384)).toBe(false)
   })
 
