@@ -55,7 +55,7 @@ async function fill(stack: ApiStack, address: string, url: string | undefined): 
       await write(batch)
     }
     // What mail-ingest's indexer thread does after each commit (SQLite; PostgreSQL keeps its GIN index itself).
-    while (((await storage.indexSearchStep()) ?? 0) > 0);
+    while ((await storage.indexSearchStep())?.more);
   } finally {
     await storage.close()
   }

@@ -93,7 +93,7 @@ async function run(kind: Case, size: (typeof SIZES)[number]): Promise<{ writer: 
     const writer = (cpuMs() - started) / messages.length
     if (kind === 'in the commit') return { writer, indexer: 0 }
     const indexing = cpuMs()
-    while (((await storage.indexSearchStep()) ?? 0) > 0);
+    while ((await storage.indexSearchStep())?.more);
     return { writer, indexer: (cpuMs() - indexing) / messages.length }
   } finally {
     await storage.close()

@@ -1,33 +1,35 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { BATCH_MS, IDLE_MS, startSearchIndexer, STEP_ROWS } from '../src/search-indexer.js'
+import { PAUSE_MS, startSearchIndexer } from '../src/search-indexer.js'
 
 afterEach(() => {
   vi.useRealTimers()
 })
 
-/** An engine whose steps handle the given counts in turn (then 0), recording when each step ran. */
-function engine(counts: number[]) {
+/** An engine whose steps give the given results in turn (then an idle step), recording when each step ran. */
+function engine(steps: { handled: number; more: boolean }[]) {
   const at: number[] = []
   const storage = {
     engine: 'sqlite' as const,
     indexesSearchApart: true,
     indexSearchStep: async () => {
       at.push(Date.now())
-      return counts.shift() ?? 0
+      return steps.shift() ?? { handled: 0, more: false }
     },
   }
   return { storage, at }
 }
 
 describe('the search indexer’s pace', () => {
-  it('steps again at once after a full step, BATCH_MS after a small one, IDLE_MS after an idle one', async () => {
+  it('steps again at once after a step that stopped at a limit, PAUSE_MS after any other', async () => {
     vi.useFakeTimers({ now: 0 })
-    const { storage, at } = engine([STEP_ROWS, 300, 5, 1, 0])
+    const full = { handled: 512, more: true }
+    const { storage, at } = engine([full, { handled: 40, more: true }, { handled: 5, more: false }, { handled: 1, more: false }])
     const indexer = startSearchIndexer(storage as never)!
-    await vi.advanceTimersByTimeAsync(2 + 2 * BATCH_MS + IDLE_MS)
+    await vi.advanceTimersByTimeAsync(2 + 3 * PAUSE_MS)
     indexer.stop()
-    // Full, full (each next step a timer of 0, which Node runs after 1 ms), small, small, idle, then the next look.
-    expect(at).toEqual([0, 1, 2, 2 + BATCH_MS, 2 + 2 * BATCH_MS, 2 + 2 * BATCH_MS + IDLE_MS])
+    // At a limit twice (the second: few long copies; each next step a timer of 0, which Node runs after 1 ms), then
+    // the rest of the backlog, a straggler, and an idle look.
+    expect(at).toEqual([0, 1, 2, 2 + PAUSE_MS, 2 + 2 * PAUSE_MS, 2 + 3 * PAUSE_MS])
   })
 
   it('runs no step once stopped', async () => {
@@ -36,7 +38,7 @@ describe('the search indexer’s pace', () => {
     const indexer = startSearchIndexer(storage as never)!
     await vi.advanceTimersByTimeAsync(0)
     indexer.stop()
-    await vi.advanceTimersByTimeAsync(10 * IDLE_MS)
+    await vi.advanceTimersByTimeAsync(10 * PAUSE_MS)
     expect(at).toEqual([0])
   })
 })

@@ -20,6 +20,7 @@ export { searchInboxPage, type SearchPage } from './search/inbox-search.js'
 export { findMatchesAfter } from './search/wait-matches.js'
 export { openSearchIndexForReading, searchIndexPath } from './search/index-file.js'
 export type { SearchIndexBacklog } from './search/index-backlog.js'
+export type { IndexStep } from './search/indexer.js'
 export { openIssuedAddresses, recordIssuedAddress, purgeIssuedAddresses, addressHash, DEFAULT_REUSE_BLOCK_MS, type IssuedAddresses } from './issued-addresses.js'
 export { postgresGuessWindow, sharedGuessWindow, type GuessCount, type PostgresGuessWindow } from './smtp-guess-window.js'
 export {

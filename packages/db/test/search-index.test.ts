@@ -44,7 +44,7 @@ function indexAll(db: Db): void {
   if (!file) return
   const index = openSearchIndexForWriting(searchIndexPath(file.path)!)
   try {
-    while (indexSearchStep(file.sqlite, index, { rows: 2, chars: 1_000_000, deletions: 2 }) > 0);
+    while (indexSearchStep(file.sqlite, index, { rows: 2, chars: 1_000_000, deletions: 2 }).more);
   } finally {
     index.close()
   }
@@ -208,11 +208,11 @@ describe('the search index file on SQLite', () => {
       const inbox = await addInbox(storage.db, 'lagging')
       const ids = [await store(storage.db, inbox, 'One', 'a'), await store(storage.db, inbox, 'Two', 'b'), await store(storage.db, inbox, 'Three', 'c')]
       expect(await storage.searchIndexBacklog()).toEqual({ contents: 3, deletions: 0 })
-      while (((await storage.indexSearchStep()) ?? 0) > 0);
+      while ((await storage.indexSearchStep())?.more);
       expect(await storage.searchIndexBacklog()).toEqual({ contents: 0, deletions: 0 })
       await storage.db.deleteFrom('message').where('id', 'in', ids.slice(0, 2)).execute()
       expect(await storage.searchIndexBacklog()).toEqual({ contents: 0, deletions: 2 })
-      while (((await storage.indexSearchStep()) ?? 0) > 0);
+      while ((await storage.indexSearchStep())?.more);
       expect(await storage.searchIndexBacklog()).toEqual({ contents: 0, deletions: 0 })
       await store(storage.db, inbox, 'Four', 'd')
       expect(await storage.searchIndexBacklog()).toEqual({ contents: 1, deletions: 0 })
@@ -235,11 +235,11 @@ describe('the search index file on SQLite', () => {
       const gone = await store(storage.db, inbox, 'Rechnung', 'aus Köln')
       const contentOf = async (id: number) => (await storage.db.selectFrom('message').select('message_content_id').where('id', '=', id).executeTakeFirstOrThrow()).message_content_id
       expect(await storage.searchIndexBacklog()).toEqual({ contents: 2, deletions: 0 })
-      expect(indexer.step()).toBe(2)
-      expect(indexer.step()).toBe(0)
+      expect(indexer.step()).toEqual({ handled: 2, more: false })
+      expect(indexer.step()).toEqual({ handled: 0, more: false })
       expect(await storage.searchIndexBacklog()).toEqual({ contents: 0, deletions: 0 })
       await storage.db.deleteFrom('message').where('id', '=', gone).execute()
-      expect(indexer.step()).toBe(1)
+      expect(indexer.step()).toEqual({ handled: 1, more: false })
       // The index file as the API reads it: only the mail still there holds the term.
       const index = openSearchIndexForWriting(searchIndexPath(path)!)
       try {
@@ -249,6 +249,33 @@ describe('the search index file on SQLite', () => {
         index.close()
       }
       expect(await found(storage.db, inbox, words('köln'))).toEqual([kept])
+    } finally {
+      indexer.close()
+      await storage.close()
+    }
+  })
+  it('asks for the next step at once only when a step stopped at one of its limits', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tempbox-search-'))
+    dirs.push(dir)
+    const path = join(dir, 'tempbox.sqlite')
+    const storage = openStorage({ path })
+    const indexer = openSearchIndexer(path, { rows: 2, chars: 40, deletions: 2 })!
+    try {
+      await migrateToLatest(storage.db)
+      const inbox = await addInbox(storage.db, 'paced')
+      const short = [await store(storage.db, inbox, 'A', 'eins'), await store(storage.db, inbox, 'B', 'zwei'), await store(storage.db, inbox, 'C', 'drei')]
+      expect(indexer.step()).toEqual({ handled: 2, more: true })
+      expect(indexer.step()).toEqual({ handled: 1, more: false })
+      // A copy past the step's characters is indexed alone, and the indexer told to go on.
+      await store(storage.db, inbox, 'Long', 'a text of more than forty characters, folded for search')
+      await store(storage.db, inbox, 'D', 'vier')
+      expect(indexer.step()).toEqual({ handled: 1, more: true })
+      expect(indexer.step()).toEqual({ handled: 1, more: false })
+      await storage.db.deleteFrom('message').where('id', 'in', short).execute()
+      expect(indexer.step()).toEqual({ handled: 2, more: true })
+      expect(indexer.step()).toEqual({ handled: 1, more: false })
+      expect(indexer.step()).toEqual({ handled: 0, more: false })
+      expect(await storage.searchIndexBacklog()).toEqual({ contents: 0, deletions: 0 })
     } finally {
       indexer.close()
       await storage.close()

@@ -11,7 +11,15 @@ export interface IndexStepLimits {
   deletions: number
 }
 
-export const DEFAULT_INDEX_STEP: IndexStepLimits = { rows: 256, chars: 4_000_000, deletions: 2_000 }
+/** FTS5 pays per transaction as well as per row: a copy costs less CPU in a larger step. */
+export const DEFAULT_INDEX_STEP: IndexStepLimits = { rows: 512, chars: 4_000_000, deletions: 2_000 }
+
+/** What one step did: rows handled (copies indexed and deletions applied), and whether it stopped at a limit. */
+export interface IndexStep {
+  handled: number
+  /** A limit was reached: more may be waiting, so the next step should not wait. */
+  more: boolean
+}
 
 type CopyRow = { id: number; subject: string; from_name: string; from_address: string; body: string }
 
@@ -20,9 +28,9 @@ type CopyRow = { id: number; subject: string; from_name: string; from_address: s
  * deleted since (queued by a trigger in message_search_unindexed) come out, in one transaction of the index file that
  * moves the mark with them. The main file is only read, but for dropping the queue entries applied. Content ids only
  * grow (AUTOINCREMENT) and commit in order (one writer at a time), so everything up to the mark is indexed. A copy
- * deleted between the read and the write is in the queue by the next step. Gives how many rows it handled (0: idle).
+ * deleted between the read and the write is in the queue by the next step.
  */
-export function indexSearchStep(main: SQLite.Database, index: SQLite.Database, limits: IndexStepLimits = DEFAULT_INDEX_STEP): number {
+export function indexSearchStep(main: SQLite.Database, index: SQLite.Database, limits: IndexStepLimits = DEFAULT_INDEX_STEP): IndexStep {
   let mark = indexedThrough(index)
   if (mark > lastContentId(main)) {
     // The database is older than its index (restored from a backup): its next contents would reuse ids at or below
@@ -37,17 +45,23 @@ export function indexSearchStep(main: SQLite.Database, index: SQLite.Database, l
   }
   const copies: CopyRow[] = []
   let chars = 0
+  let more = false
   for (const row of prepared(main, `SELECT message_content_id AS id, subject, from_name, from_address, body FROM message_search
       WHERE message_content_id > ? ORDER BY message_content_id LIMIT ?`)
     .iterate(mark, limits.rows) as IterableIterator<CopyRow>) {
     copies.push(row)
     chars += row.subject.length + row.from_name.length + row.from_address.length + row.body.length
-    if (chars >= limits.chars) break
+    if (chars >= limits.chars) {
+      more = true
+      break
+    }
   }
+  if (copies.length === limits.rows) more = true
   // Read after the copies: a copy deleted once they were read is in this list, and comes out right after going in.
   const deleted = prepared(main, 'SELECT rowid AS seq, message_content_id AS id FROM message_search_unindexed ORDER BY rowid LIMIT ?')
     .all(limits.deletions) as { seq: number; id: number }[]
-  if (copies.length === 0 && deleted.length === 0) return 0
+  if (deleted.length === limits.deletions) more = true
+  if (copies.length === 0 && deleted.length === 0) return { handled: 0, more: false }
   const insert = prepared(index, 'INSERT INTO message_search_index (rowid, subject, from_name, from_address, body) VALUES (?, ?, ?, ?, ?)')
   const remove = prepared(index, 'DELETE FROM message_search_index WHERE rowid = ?')
   const setMark = prepared(index, 'UPDATE search_index_state SET indexed_through = ? WHERE id = 1')
@@ -59,7 +73,7 @@ export function indexSearchStep(main: SQLite.Database, index: SQLite.Database, l
   })()
   // After the index's commit: should this fail, the entries are applied again next step, which changes nothing.
   if (deleted.length > 0) prepared(main, 'DELETE FROM message_search_unindexed WHERE rowid <= ?').run(deleted[deleted.length - 1]!.seq)
-  return copies.length + deleted.length
+  return { handled: copies.length + deleted.length, more }
 }
 
 /** The highest content id the database ever gave (AUTOINCREMENT's own record), 0 before the first. */
@@ -72,7 +86,7 @@ export function lastContentId(main: SQLite.Database): number {
  * The indexer over `main`, writing the index file at `indexPath` (opened, and created when missing, at the first step).
  * `close` closes that file; `main` stays its owner's.
  */
-export function searchIndexerOn(main: SQLite.Database, indexPath: string, limits: IndexStepLimits = DEFAULT_INDEX_STEP): { step: () => number; close: () => void } {
+export function searchIndexerOn(main: SQLite.Database, indexPath: string, limits: IndexStepLimits = DEFAULT_INDEX_STEP): { step: () => IndexStep; close: () => void } {
   let index: SQLite.Database | null = null
   return {
     step: () => indexSearchStep(main, (index ??= openSearchIndexForWriting(indexPath)), limits),

@@ -1,13 +1,15 @@
 import SQLite from 'better-sqlite3'
 import { searchIndexPath } from './index-file.js'
-import { DEFAULT_INDEX_STEP, searchIndexerOn, type IndexStepLimits } from './indexer.js'
+import { DEFAULT_INDEX_STEP, searchIndexerOn, type IndexStep, type IndexStepLimits } from './indexer.js'
+
+export type { IndexStep } from './indexer.js'
 
 /** As createDb's: the store worker's commits hold the write lock only briefly. */
 const BUSY_TIMEOUT_MS = 5000
 
 export interface SearchIndexerConnections {
-  /** One step of the indexer (see indexSearchStep): how many rows it handled, 0 when there was nothing to do. */
-  step: () => number
+  /** One step of the indexer (see indexSearchStep). */
+  step: () => IndexStep
   close: () => void
 }
 

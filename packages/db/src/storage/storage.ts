@@ -1,4 +1,5 @@
 import type { SearchIndexBacklog } from '../search/index-backlog.js'
+import type { IndexStep } from '../search/indexer.js'
 import type { Db, Engine } from '../create-db.js'
 import type { WriteMessages, WriterLimits } from './message-to-store.js'
 import type { ChangeEvent, DeleteEvent, NewMail } from './postgres/notify.js'
@@ -65,10 +66,10 @@ export interface Storage {
   checkpoint(): Promise<void>
   /**
    * One step of filling a search index kept apart from the message commits, off their write lock (SQLite: the index
-   * file, search/indexer.ts); how many rows it handled, 0 when there was nothing to do. null: this engine keeps its
+   * file, search/indexer.ts): the rows it handled, and whether it stopped at a limit. null: this engine keeps its
    * index in step by itself (PostgreSQL), or the database has no file beside it (':memory:').
    */
-  indexSearchStep(): Promise<number | null>
+  indexSearchStep(): Promise<IndexStep | null>
   /** Whether `indexSearchStep` has work: then an indexer must run beside the writer (mail-ingest runs it). */
   readonly indexesSearchApart: boolean
   /** How far that index is behind (for the operators' metric); null where `indexSearchStep` is. */
