@@ -39,6 +39,7 @@ export default defineConfig({
     // files was a third of the suite's CPU). Sound because each test builds its own app on its own database and the
     // app keeps no state at module level; files that mock a module get fresh workers (`sqlite-mocks`).
     isolate: false,
+    setupFiles: ['test/remove-folders.setup.ts'],
     projects: [
       { extends: true, test: { name: 'sqlite', exclude: [...EXCLUDE, ONLY_POSTGRES, ...MOCKS_MODULES] } },
       { extends: true, test: { name: 'sqlite-mocks', include: MOCKS_MODULES, isolate: true } },

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -8,6 +8,7 @@ import { loadAsnTable, type AsnTable } from '../src/services/geoip/geoip-asn-tab
 import { parseIp } from '@tempbox/ip'
 
 const dir = mkdtempSync(join(tmpdir(), 'tempbox-asn-'))
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
 const v4 = join(dir, 'v4.csv')
 const v6 = join(dir, 'v6.csv')
 // Same shape as @ip-location-db/asn's *-num.csv files, including a quoted name with a comma and CRLF line ends.

@@ -1,7 +1,7 @@
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, onTestFinished } from 'vitest'
 import type { App } from '../src/app.js'
 import { generateCode } from '../src/services/short-links/short-link-service.js'
 import { buildTestApp } from './helper.js'
@@ -97,6 +97,7 @@ describe('GET /s/{code}', () => {
 
   it("answers the web app's 404 page when the web build is served", async () => {
     const dist = mkdtempSync(join(tmpdir(), 'tempbox-web-'))
+    onTestFinished(() => rmSync(dist, { recursive: true, force: true }))
     writeFileSync(join(dist, 'index.html'), '<!doctype html><title>Tempbox</title><div id="root"></div>')
     app = await buildTestApp({ WEB_DIST_DIR: dist })
     const res = await app.inject({ method: 'GET', url: '/s/nope12' })

@@ -1,21 +1,27 @@
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
-import { createDb, migrateToLatest, PRIVATE_DIR_MODE } from '../create-db.js'
+import { createDb, migrateToLatest, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../create-db.js'
 
-/** This test process's migrated SQLite file, made on first use and removed when the process exits. */
-let template: Promise<string> | undefined
+/**
+ * This test process's migrated SQLite file, made on first use and kept in memory: its folder is removed at once. At
+ * process exit it stayed behind, as vitest ends its workers with a signal, which skips 'exit'.
+ */
+let template: Promise<Buffer> | undefined
 
-function migratedTemplate(): Promise<string> {
+function migratedTemplate(): Promise<Buffer> {
   template ??= (async () => {
     const dir = mkdtempSync(join(tmpdir(), 'tempbox-template-'))
-    process.once('exit', () => rmSync(dir, { recursive: true, force: true }))
-    const file = join(dir, 'tempbox.sqlite')
-    const { db } = createDb({ path: file })
-    // Closing the only connection checkpoints the WAL into the file and removes it: the file alone is the database.
-    await migrateToLatest(db).finally(() => db.destroy())
-    if (existsSync(`${file}-wal`)) throw new Error(`[db] the migrated template ${file} kept its WAL after closing`)
-    return file
+    try {
+      const file = join(dir, 'tempbox.sqlite')
+      const { db } = createDb({ path: file })
+      // Closing the only connection checkpoints the WAL into the file and removes it: the file alone is the database.
+      await migrateToLatest(db).finally(() => db.destroy())
+      if (existsSync(`${file}-wal`)) throw new Error(`[db] the migrated template ${file} kept its WAL after closing`)
+      return readFileSync(file)
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
   })()
   return template
 }
@@ -28,5 +34,5 @@ function migratedTemplate(): Promise<string> {
 export async function migratedSqliteFile(path: string): Promise<void> {
   const source = await migratedTemplate()
   mkdirSync(dirname(path), { recursive: true, mode: PRIVATE_DIR_MODE })
-  copyFileSync(source, path)
+  writeFileSync(path, source, { mode: PRIVATE_FILE_MODE })
 }
