@@ -1,25 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { migratedPostgresDatabase, migratedSqliteFile } from '@tempbox/db/testing'
 import { loadConfig, type Config } from '../src/config.js'
 import { buildApp, type App } from '../src/app.js'
-
-/**
- * Database folders made for this process's apps. A closed app's folder goes when the next app is built (its close has
- * finished by then) or after its file; the rest when the process exits. At exit alone, they piled up: vitest ends its
- * workers with a signal, which skips 'exit', and each run left ~1,500 folders (1 MB each) in the temporary directory.
- */
-const folders = new Map<string, { closed: boolean }>()
-/** Removes the folders of closed apps (of all apps with `all`); remove-folders.setup.ts runs it after each file. */
-export function removeFolders(all: boolean): void {
-  for (const [dir, app] of folders) {
-    if (!all && !app.closed) continue
-    rmSync(dir, { recursive: true, force: true })
-    folders.delete(dir)
-  }
-}
-process.once('exit', () => removeFolders(true))
+import { removeFolders, testFolder } from './test-folders.js'
 
 /**
  * A fresh app on a fresh database file (unless `env.DATABASE_PATH` says otherwise), silent, without the web build. The
@@ -36,20 +19,24 @@ export async function buildTestApp(
   beforeReady: (app: App) => void = () => undefined,
 ): Promise<App> {
   removeFolders(false)
-  const dir = mkdtempSync(join(tmpdir(), 'tempbox-api-test-'))
-  const state = { closed: false }
-  folders.set(dir, state)
-  const databasePath = join(dir, 'tempbox.sqlite')
-  const engine = await engineEnv(env)
-  if (env.DATABASE_PATH === undefined && (env.DATABASE_URL ?? engine.DATABASE_URL) === undefined) await migratedSqliteFile(databasePath)
-  const config = loadConfig({ DATABASE_PATH: databasePath, LOG_LEVEL: 'silent', WEB_DIST_DIR: '', ...cheapHashing(env), ...engine, ...env })
-  const app = await buildApp(adjust(config))
-  app.addHook('onClose', async () => {
+  const { dir, state } = testFolder()
+  try {
+    const databasePath = join(dir, 'tempbox.sqlite')
+    const engine = await engineEnv(env)
+    if (env.DATABASE_PATH === undefined && (env.DATABASE_URL ?? engine.DATABASE_URL) === undefined) await migratedSqliteFile(databasePath)
+    const config = loadConfig({ DATABASE_PATH: databasePath, LOG_LEVEL: 'silent', WEB_DIST_DIR: '', ...cheapHashing(env), ...engine, ...env })
+    const app = await buildApp(adjust(config))
+    app.addHook('onClose', async () => {
+      state.closed = true
+    })
+    beforeReady(app)
+    await app.ready()
+    return app
+  } catch (error) {
+    // An app that failed to start (a test of a refused configuration) is never closed: its folder can go.
     state.closed = true
-  })
-  beforeReady(app)
-  await app.ready()
-  return app
+    throw error
+  }
 }
 
 /**
