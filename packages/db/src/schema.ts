@@ -16,6 +16,8 @@ export interface InboxTable {
   /** Messages the inbox holds and their sizes as received, kept by triggers on `message` (quota checks). */
   message_count: Generated<number>
   bytes_used: Generated<number>
+  /** Of those, the ones not read yet (`message.read_at` NULL), kept by the same triggers and one on `read_at`. */
+  unread_count: Generated<number>
   /** Burns after use: 'read' (deleted when a message is first marked read), 'timer' (`expires_at` was shortened); else NULL. */
   burn: Generated<'read' | 'timer' | null>
   /** The end a burn timer shortened (turning it off gives it back); NULL when no timer shortened it. */

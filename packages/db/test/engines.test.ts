@@ -1,6 +1,7 @@
-import { sql } from 'kysely'
+import { Migrator, sql } from 'kysely'
 import { afterEach, describe, expect, it } from 'vitest'
-import { engineOf, insertMessage, isPostgresUrl, lastHeartbeat, openDb, writeHeartbeat, type Db } from '../src/index.js'
+import { createDb, createPostgresDb, engineOf, insertMessage, isPostgresUrl, lastHeartbeat, migrateToLatest, openDb, writeHeartbeat, type Db } from '../src/index.js'
+import { migrationProviderFor } from '../src/migrations/index.js'
 import { ENGINES, freshPostgresDatabase, freshTestDb } from '../src/testing/index.js'
 
 const open: Db[] = []
@@ -88,6 +89,49 @@ describe.each(ENGINES)('on %s', (engine) => {
     expect(await pending()).toEqual([1, 1])
     await d.updateTable('webhook_delivery').set({ state: 'delivered' }).where('id', '=', delivery.id).execute()
     expect(await pending()).toEqual([0, 0])
+  })
+
+  it('keeps each inbox’s unread count through stores, reads and deletions', async () => {
+    const d = await db()
+    const now = Date.now()
+    const [a, b] = [await addInbox(d, 'ua', now), await addInbox(d, 'ub', now)]
+    const [first] = await insertMessage(d, [a], {
+      content: { recipients: '[]', headers: '[]', text: 'hi', html: null, raw: Buffer.from('Subject: s\r\n\r\nhi') },
+      listing: { from_name: '', from_address: 'x@example.com', subject: 's', sent_at: null, received_at: now, size: 17 },
+    })
+    const { message_content_id } = await d.selectFrom('message').select('message_content_id').where('id', '=', first!).executeTakeFirstOrThrow()
+    const row = (inbox_id: number, read_at: number | null) => ({ inbox_id, message_content_id, from_name: '', from_address: 'x@example.com', subject: 's', sent_at: null, received_at: now, size: 10, read_at })
+    // One statement for two inboxes, one row already read: PostgreSQL's trigger runs once for the statement.
+    const rows = await d.insertInto('message').values([row(a, null), row(b, null), row(b, null), row(b, now)]).returning('id').execute()
+    const [a2, b1, , b3] = rows.map((r) => r.id)
+    const counts = async () => (await d.selectFrom('inbox').select(['message_count', 'unread_count']).orderBy('id').execute())
+      .map((r) => [Number(r.message_count), Number(r.unread_count)])
+    expect(await counts()).toEqual([[2, 2], [3, 2]])
+    await d.updateTable('message').set({ read_at: now }).where('id', 'in', [first!, b1!]).execute()
+    expect(await counts()).toEqual([[2, 1], [3, 1]])
+    // Read again changes nothing; marked unread, it counts again.
+    await d.updateTable('message').set({ read_at: now + 1 }).where('id', '=', first!).execute()
+    await d.updateTable('message').set({ read_at: null }).where('id', '=', b3!).execute()
+    expect(await counts()).toEqual([[2, 1], [3, 2]])
+    await d.deleteFrom('message').where('id', 'in', [a2!, b1!]).execute()
+    expect(await counts()).toEqual([[1, 0], [2, 2]])
+  })
+
+  it('counts the unread mail stored before the counter existed', async () => {
+    const d = engine === 'postgres' ? createPostgresDb({ url: await freshPostgresDatabase() }) : createDb({ path: ':memory:' }).db
+    open.push(d)
+    const migrator = new Migrator({ db: d, provider: migrationProviderFor(engine), allowUnorderedMigrations: true })
+    expect((await migrator.migrateTo('2026_11_28_000801_derive_stored_views')).error).toBeUndefined()
+    const now = Date.now()
+    const [a, b] = [await addInbox(d, 'before-a', now), await addInbox(d, 'before-b', now)]
+    const ids = await insertMessage(d, [a, b], {
+      content: { recipients: '[]', headers: '[]', text: 'hi', html: null, raw: Buffer.from('Subject: s\r\n\r\nhi') },
+      listing: { from_name: '', from_address: 'x@example.com', subject: 's', sent_at: null, received_at: now, size: 17 },
+    })
+    await d.updateTable('message').set({ read_at: now }).where('id', '=', ids[1]!).execute()
+    await migrateToLatest(d)
+    const rows = await d.selectFrom('inbox').select('unread_count').orderBy('id').execute()
+    expect(rows.map((r) => Number(r.unread_count))).toEqual([1, 0])
   })
 
   it('overwrites a service heartbeat in place', async () => {

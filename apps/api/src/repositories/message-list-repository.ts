@@ -59,15 +59,10 @@ export async function countInboxMessages(db: Db, inboxId: number): Promise<numbe
   return Number(row?.message_count ?? 0)
 }
 
-/** Unread messages of the inbox: a count over the partial index `message_unread`, never the rows themselves. */
+/** Unread messages of the inbox: the counter triggers keep on its row, never the rows themselves. */
 export async function countUnreadMessages(db: Db, inboxId: number): Promise<number> {
-  const row = await db
-    .selectFrom('message')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('inbox_id', '=', inboxId)
-    .where('read_at', 'is', null)
-    .executeTakeFirstOrThrow()
-  return Number(row.n)
+  const row = await db.selectFrom('inbox').select('unread_count').where('id', '=', inboxId).executeTakeFirst()
+  return Number(row?.unread_count ?? 0)
 }
 
 /** New messages across all inboxes since `afterId` (ids only): what the change watcher fans out. */

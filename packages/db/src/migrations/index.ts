@@ -26,6 +26,7 @@ import * as m280501 from './2026_11_28_000501_delivery_log.js'
 import * as m280601 from './2026_11_28_000601_message_search_index.js'
 import * as m280701 from './2026_11_28_000701_search_index_apart.js'
 import * as m280801 from './2026_11_28_000801_derive_stored_views.js'
+import * as m300101 from './2026_11_30_000101_inbox_unread_count.js'
 
 /**
  * Migrations are listed statically (not read from disk) so they survive bundling into each app.
@@ -62,6 +63,7 @@ const SQLITE_MIGRATIONS: Record<(typeof SQLITE_MIGRATION_NAMES)[number], Migrati
   '2026_11_28_000701_search_index_apart': m280701,
   // Both engines: views stored once for rows from before, so reads never derive (derive-backfill.ts).
   '2026_11_28_000801_derive_stored_views': m280801,
+  '2026_11_30_000101_inbox_unread_count': m300101,
 }
 
 const PROVIDERS: Record<'sqlite' | 'postgres', MigrationProvider> = {

@@ -28,6 +28,7 @@ export const SQLITE_MIGRATION_NAMES = [
   '2026_11_28_000601_message_search_index',
   '2026_11_28_000701_search_index_apart',
   '2026_11_28_000801_derive_stored_views',
+  '2026_11_30_000101_inbox_unread_count',
 ] as const
 
 export const POSTGRES_MIGRATION_NAMES = [
@@ -48,4 +49,5 @@ export const POSTGRES_MIGRATION_NAMES = [
   '2026_11_28_000502_smtp_fault_state',
   '2026_11_28_000601_message_search_index',
   '2026_11_28_000801_derive_stored_views',
+  '2026_11_30_000101_inbox_unread_count',
 ] as const

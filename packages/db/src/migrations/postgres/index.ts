@@ -17,6 +17,7 @@ import * as m280501 from './2026_11_28_000501_delivery_log.js'
 import * as m280502 from './2026_11_28_000502_smtp_fault_state.js'
 import * as m280601 from './2026_11_28_000601_message_search_index.js'
 import * as m280801 from '../2026_11_28_000801_derive_stored_views.js'
+import * as m300101 from './2026_11_30_000101_inbox_unread_count.js'
 
 /**
  * PostgreSQL's migrations (see ../index.ts). The baseline is SQLite's schema as of 2026_11_24_001201; later changes
@@ -56,4 +57,5 @@ export const POSTGRES_MIGRATIONS: Record<(typeof POSTGRES_MIGRATION_NAMES)[numbe
   '2026_11_28_000601_message_search_index': m280601,
   // The same file as SQLite's: views stored once for rows from before (derive-backfill.ts).
   '2026_11_28_000801_derive_stored_views': m280801,
+  '2026_11_30_000101_inbox_unread_count': m300101,
 }
