@@ -12,22 +12,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     UPDATE inbox SET unread_count = (SELECT count(*) FROM message WHERE message.inbox_id = inbox.id AND message.read_at IS NULL)
     WHERE true
   `.execute(db)
-  await sql`DROP TRIGGER inbox_quota_add`.execute(db)
-  await sql`
-    CREATE TRIGGER inbox_quota_add AFTER INSERT ON message
-    BEGIN
-      UPDATE inbox SET message_count = message_count + 1, bytes_used = bytes_used + NEW.size, unread_count = unread_count + (NEW.read_at IS NULL)
-      WHERE id = NEW.inbox_id;
-    END
-  `.execute(db)
-  await sql`DROP TRIGGER inbox_quota_remove`.execute(db)
-  await sql`
-    CREATE TRIGGER inbox_quota_remove AFTER DELETE ON message
-    BEGIN
-      UPDATE inbox SET message_count = message_count - 1, bytes_used = bytes_used - OLD.size, unread_count = unread_count - (OLD.read_at IS NULL)
-      WHERE id = OLD.inbox_id;
-    END
-  `.execute(db)
+  await quotaTriggers(db, true)
   await sql`
     CREATE TRIGGER inbox_unread_count AFTER UPDATE OF read_at ON message
     WHEN (OLD.read_at IS NULL) <> (NEW.read_at IS NULL)
@@ -38,23 +23,29 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.dropIndex('message_unread').execute()
 }
 
-/** The partial index and the quota triggers of 2026_11_24_000101 and 2026_11_23_000012. */
+/** The partial index of 2026_11_24_000101 and the quota triggers of 2026_11_23_000012. */
 export async function down(db: Kysely<any>): Promise<void> {
   await sql`CREATE INDEX message_unread ON message (inbox_id, id) WHERE read_at IS NULL`.execute(db)
   await sql`DROP TRIGGER inbox_unread_count`.execute(db)
+  await quotaTriggers(db, false)
+  await db.schema.alterTable('inbox').dropColumn('unread_count').execute()
+}
+
+/** The quota triggers (2026_11_23_000012) made again, counting unread rows too when `unread`. */
+async function quotaTriggers(db: Kysely<any>, unread: boolean): Promise<void> {
+  const [added, removed] = unread ? [', unread_count = unread_count + (NEW.read_at IS NULL)', ', unread_count = unread_count - (OLD.read_at IS NULL)'] : ['', '']
   await sql`DROP TRIGGER inbox_quota_add`.execute(db)
-  await sql`
+  await sql.raw(`
     CREATE TRIGGER inbox_quota_add AFTER INSERT ON message
     BEGIN
-      UPDATE inbox SET message_count = message_count + 1, bytes_used = bytes_used + NEW.size WHERE id = NEW.inbox_id;
+      UPDATE inbox SET message_count = message_count + 1, bytes_used = bytes_used + NEW.size${added} WHERE id = NEW.inbox_id;
     END
-  `.execute(db)
+  `).execute(db)
   await sql`DROP TRIGGER inbox_quota_remove`.execute(db)
-  await sql`
+  await sql.raw(`
     CREATE TRIGGER inbox_quota_remove AFTER DELETE ON message
     BEGIN
-      UPDATE inbox SET message_count = message_count - 1, bytes_used = bytes_used - OLD.size WHERE id = OLD.inbox_id;
+      UPDATE inbox SET message_count = message_count - 1, bytes_used = bytes_used - OLD.size${removed} WHERE id = OLD.inbox_id;
     END
-  `.execute(db)
-  await db.schema.alterTable('inbox').dropColumn('unread_count').execute()
+  `).execute(db)
 }
