@@ -50,19 +50,13 @@ export async function listInboxPage(
 }
 
 /**
- * The inbox's messages, from the counter its quota keeps (the database's own triggers add and remove with every message
- * row, on both engines): one primary-key read, where a count walked the inbox's index, 20,000 entries for a full CI inbox,
- * at every listing built.
+ * The inbox's messages and the unread ones among them, from the counters its row keeps (the database's own triggers
+ * move them with every message row and every change of read state, on both engines): one primary-key read, where a
+ * count walked the inbox's index, 20,000 entries for a full CI inbox, at every listing built.
  */
-export async function countInboxMessages(db: Db, inboxId: number): Promise<number> {
-  const row = await db.selectFrom('inbox').select('message_count').where('id', '=', inboxId).executeTakeFirst()
-  return Number(row?.message_count ?? 0)
-}
-
-/** Unread messages of the inbox: the counter triggers keep on its row, never the rows themselves. */
-export async function countUnreadMessages(db: Db, inboxId: number): Promise<number> {
-  const row = await db.selectFrom('inbox').select('unread_count').where('id', '=', inboxId).executeTakeFirst()
-  return Number(row?.unread_count ?? 0)
+export async function inboxCounts(db: Db, inboxId: number): Promise<{ total: number; unread: number }> {
+  const row = await db.selectFrom('inbox').select(['message_count', 'unread_count']).where('id', '=', inboxId).executeTakeFirst()
+  return { total: Number(row?.message_count ?? 0), unread: Number(row?.unread_count ?? 0) }
 }
 
 /** New messages across all inboxes since `afterId` (ids only): what the change watcher fans out. */

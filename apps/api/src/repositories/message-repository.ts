@@ -4,7 +4,7 @@
  */
 export { findViewHeaders, VIEW_HEADER_LIMITS, type ViewHeader } from '@tempbox/db'
 export {
-  countInboxMessages, countUnreadMessages, findListRowsByIds, listInboxPage, listNewMessageIds, maxInboxMessageId, maxMessageId, LIST_TEXT_CHARS, type ListRow,
+  findListRowsByIds, inboxCounts, listInboxPage, listNewMessageIds, maxInboxMessageId, maxMessageId, LIST_TEXT_CHARS, type ListRow,
 } from './message-list-repository.js'
 export {
   findFirstMessageAfter, findMessage, findMessageForView, findMessagesByIds, findRawMessage, findViewBodyBytes, listMessagesAfter, VIEW_SUBJECT_CHARS,

@@ -2,7 +2,7 @@ import { findMatchesAfter, searchInboxPage, type Db, type InboxRow, type Message
 import { DEFAULT_INBOX_PAGE, type InboxResponse, type MessageSummary } from '@tempbox/types'
 import type { Config } from '../../config.js'
 import {
-  countInboxMessages, countUnreadMessages, findListRowsByIds, listInboxPage, listMessagesAfter, maxInboxMessageId,
+  findListRowsByIds, inboxCounts, listInboxPage, listMessagesAfter, maxInboxMessageId,
   type ListRow, type MessageSummaryRow,
 } from '../../repositories/message-repository.js'
 import { buildSummary, fallbackSummary, listRowOf } from '../messages/message-view.js'
@@ -100,8 +100,7 @@ export class InboxListingService {
     const { rows, more } = await listInboxPage(this.db, inbox.id, limit, before)
     const body: InboxResponse = {
       messages: rows.map((r) => this.summaryOfListRow(r)),
-      total: await countInboxMessages(this.db, inbox.id),
-      unread: await countUnreadMessages(this.db, inbox.id),
+      ...(await inboxCounts(this.db, inbox.id)),
       nextBefore: more ? String(rows[rows.length - 1]!.id) : null,
     }
     const listing = new Listing(JSON.stringify(body))
@@ -118,7 +117,7 @@ export class InboxListingService {
     const body: InboxResponse = {
       messages: rows.map((r) => this.summaryOfListRow(r)),
       total: found.total,
-      unread: await countUnreadMessages(this.db, inbox.id),
+      unread: (await inboxCounts(this.db, inbox.id)).unread,
       nextBefore: found.nextBefore === null ? null : String(found.nextBefore),
       searchCut: found.cut,
     }

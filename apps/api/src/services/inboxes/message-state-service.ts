@@ -1,6 +1,6 @@
 import type { Db, InboxRow } from '@tempbox/db'
 import type { MessageReadState } from '@tempbox/types'
-import { countUnreadMessages, deleteMessage, setMessageRead } from '../../repositories/message-repository.js'
+import { deleteMessage, inboxCounts, setMessageRead } from '../../repositories/message-repository.js'
 import { deleteIfBurnsOnRead } from '../../repositories/burn-repository.js'
 import type { Peers } from '../../service-state/shared-state.js'
 import type { MailWatcher } from '../messages/mail-watcher.js'
@@ -49,7 +49,7 @@ export class MessageStateService {
       this.listings.readStateChanged(inbox.id)
       await this.peers.readStateChanged(inbox.id)
     }
-    return { id: String(id), read, unread: await countUnreadMessages(this.db, inbox.id) }
+    return { id: String(id), read, unread: (await inboxCounts(this.db, inbox.id)).unread }
   }
 
   private messageGone(inboxId: number, id: number): void {
