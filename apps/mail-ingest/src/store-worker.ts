@@ -1,8 +1,9 @@
 /**
  * Worker thread that owns the write connection: SQLite's commit (an fsync with synchronous=FULL) blocks
  * the thread that runs it, so it must not be the thread serving SMTP sessions. Small texts arrive raw from the SMTP
- * thread and are parsed here; other mail arrives parsed, over a channel from a parse worker (SMTP_PARSE_ON_STORE_MAX_BYTES).
- * The acknowledgement goes to the SMTP thread once committed. After the commits, between them, this thread also checks senders and keeps the WAL short: on a thread of their own, that work cost an isolate,
+ * thread and are parsed here; other mail arrives parsed, over a channel from a parse worker
+ * (SMTP_PARSE_ON_STORE_MAX_BYTES). The acknowledgement goes to the SMTP thread once committed. After the commits, between
+ * them, this thread also checks senders and keeps the WAL short: on a thread of their own, that work cost an isolate,
  * ~22 MB more V8 heap at peak (issue 29). The search index is filled by a thread of its own (search-index-worker.ts).
  */
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads'

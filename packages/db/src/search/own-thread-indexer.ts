@@ -2,8 +2,6 @@ import SQLite from 'better-sqlite3'
 import { searchIndexPath } from './index-file.js'
 import { DEFAULT_INDEX_STEP, searchIndexerOn, type IndexStep, type IndexStepLimits } from './indexer.js'
 
-export type { IndexStep } from './indexer.js'
-
 /** As createDb's: the store worker's commits hold the write lock only briefly. */
 const BUSY_TIMEOUT_MS = 5000
 
